@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "SuspenseKit",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "SuspenseKit", targets: ["SuspenseKit"]),
+        .executable(name: "UserProfile", targets: ["UserProfile"]),
+        .executable(name: "Dashboard", targets: ["Dashboard"]),
+    ],
+    targets: [
+        .target(name: "SuspenseKit", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "UserProfile",
+            dependencies: ["SuspenseKit"],
+            path: "Examples/UserProfile",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "Dashboard",
+            dependencies: ["SuspenseKit"],
+            path: "Examples/Dashboard",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SuspenseKitTests",
+            dependencies: ["SuspenseKit"],
+            exclude: ["__Snapshots__"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,51 @@
+/// Shows a fallback when anything beneath it throws an error other than a ``Promise``,
+/// including a failed query rethrown at its component.
+///
+/// ```swift
+/// ErrorBoundary {
+///     Suspense { try UserCard(id: 1) } fallback: { Text("Loading…") }
+/// } fallback: { error in
+///     Text("Could not load: \(error)")
+/// }
+/// ```
+///
+/// An error thrown by the fallback itself goes to the next boundary outside.
+public struct ErrorBoundary<Content: Component, Fallback: Component>: Component {
+    public typealias Body = Never
+    let makeContent: () throws -> Content
+    let makeFallback: (any Error) throws -> Fallback
+
+    /// Creates a boundary with a fallback built from the caught error.
+    /// - Parameters:
+    ///   - content: The components whose errors this boundary catches.
+    ///   - fallback: Builds what is shown instead, from the error.
+    public init(
+        @ComponentBuilder content: @escaping () throws -> Content,
+        @ComponentBuilder fallback: @escaping (any Error) throws -> Fallback
+    ) {
+        self.makeContent = content
+        self.makeFallback = fallback
+    }
+
+    public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        let makeContent = component.makeContent
+        let makeFallback = component.makeFallback
+        try resolver.resolveErrorBoundary(
+            content: { try $0.evaluate(makeContent) },
+            fallback: { resolver, error in try resolver.evaluate { try makeFallback(error) } }
+        )
+    }
+}
+
+extension ErrorBoundary where Fallback == Text {
+    /// Creates a boundary whose fallback shows the error's description.
+    public init(@ComponentBuilder content: @escaping () throws -> Content) {
+        self.makeContent = content
+        self.makeFallback = { error in Text(describeError(error)) }
+    }
+}
+
+/// The text the default ``ErrorBoundary`` fallback and the `.tree` format show for an error.
+func describeError(_ error: any Error) -> String {
+    String(describing: error)
+}

@@ -1,0 +1,77 @@
+/// Shows a fallback while anything beneath it is suspended, and its content once all of it has
+/// resolved. Every query discovered beneath it runs at once.
+///
+/// ```swift
+/// Suspense {
+///     try UserCard(id: 1)
+///     try UserCard(id: 2)
+/// } fallback: {
+///     Text("Loading…")
+/// }
+/// ```
+///
+/// Nested boundaries resolve on their own: the nearest `Suspense` above a suspended component
+/// is the one that waits for it.
+public struct Suspense<Content: Component, Fallback: Component>: Component {
+    public typealias Body = Never
+
+    /// Builds the content; the typed form is called with `nil` first, then with the value of
+    /// the keyless promise it caught.
+    let makeContent: (Any?) throws -> Content
+    let typedValueType: (any Any.Type)?
+    let makeFallback: () throws -> Fallback
+
+    /// Creates a boundary with a fallback.
+    /// - Parameters:
+    ///   - content: The components that may suspend.
+    ///   - fallback: Shown while any of them is suspended.
+    public init(
+        @ComponentBuilder content: @escaping () throws -> Content,
+        @ComponentBuilder fallback: @escaping () throws -> Fallback
+    ) {
+        self.makeContent = { _ in try content() }
+        self.typedValueType = nil
+        self.makeFallback = fallback
+    }
+
+    /// Creates the typed boundary of the swiftui-suspense article: `content` is called with `nil`
+    /// first; a `Promise<Value>` without a key thrown beneath it is run, and `content` is called
+    /// again with its value.
+    /// - Parameters:
+    ///   - content: Builds the content from the value, `nil` until it has loaded.
+    ///   - fallback: Shown while the content is suspended.
+    public init<Value: Sendable>(
+        @ComponentBuilder content: @escaping (Value?) throws -> Content,
+        @ComponentBuilder fallback: @escaping () throws -> Fallback
+    ) {
+        self.makeContent = { try content($0 as? Value) }
+        self.typedValueType = Value.self
+        self.makeFallback = fallback
+    }
+
+    public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        let makeContent = component.makeContent
+        let makeFallback = component.makeFallback
+        try resolver.resolveSuspense(
+            typedValueType: component.typedValueType,
+            content: { resolver, value in try resolver.evaluate { try makeContent(value) } },
+            fallback: { resolver in try resolver.evaluate(makeFallback) }
+        )
+    }
+}
+
+extension Suspense where Fallback == Text {
+    /// Creates a boundary whose fallback is the text "Loading…".
+    public init(@ComponentBuilder content: @escaping () throws -> Content) {
+        self.makeContent = { _ in try content() }
+        self.typedValueType = nil
+        self.makeFallback = { Text("Loading…") }
+    }
+
+    /// Creates the typed boundary with the default "Loading…" fallback.
+    public init<Value: Sendable>(@ComponentBuilder content: @escaping (Value?) throws -> Content) {
+        self.makeContent = { try content($0 as? Value) }
+        self.typedValueType = Value.self
+        self.makeFallback = { Text("Loading…") }
+    }
+}

@@ -1,0 +1,80 @@
+/// An HTML element: a tag, attributes in the order written, and children.
+///
+/// ```swift
+/// Element("a", attributes: ["href": "/"]) { Text("Home") }
+/// Element("img", attributes: ["src": "/logo.png", "alt": "Logo"])
+/// ```
+///
+/// Void elements (`br`, `img`, `input`, …) render without a closing tag and cannot have
+/// children. An invalid tag or attribute name is an error at the element, never markup.
+public struct Element<Content: Component>: Component {
+    public typealias Body = Never
+
+    /// The tag name.
+    public let tag: String
+    /// The attributes, in the order written.
+    public let attributes: [Attribute]
+    let content: Content
+
+    /// Creates an element with children.
+    /// - Parameters:
+    ///   - tag: The tag name, such as `"p"` or `"my-widget"`.
+    ///   - attributes: Attributes in the order they are emitted.
+    ///   - content: The children.
+    public init(
+        _ tag: String,
+        attributes: KeyValuePairs<String, String> = [:],
+        @ComponentBuilder content: () throws -> Content
+    ) rethrows {
+        self.tag = tag
+        self.attributes = attributes.map { Attribute($0.key, $0.value) }
+        self.content = try content()
+    }
+
+    /// Creates an element from a list of attributes built elsewhere.
+    /// - Parameters:
+    ///   - tag: The tag name.
+    ///   - attributes: Attributes in the order they are emitted.
+    ///   - content: The children.
+    public init(
+        _ tag: String,
+        attributes: [Attribute],
+        @ComponentBuilder content: () throws -> Content
+    ) rethrows {
+        self.tag = tag
+        self.attributes = attributes
+        self.content = try content()
+    }
+
+    public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        try resolver.resolveElement(tag: component.tag, attributes: component.attributes) {
+            try Content._resolve(component.content, in: $0)
+        }
+    }
+}
+
+extension Element where Content == EmptyComponent {
+    /// Creates an element without children, such as `img` or `br`.
+    /// - Parameters:
+    ///   - tag: The tag name.
+    ///   - attributes: Attributes in the order they are emitted.
+    public init(_ tag: String, attributes: KeyValuePairs<String, String> = [:]) {
+        self.tag = tag
+        self.attributes = attributes.map { Attribute($0.key, $0.value) }
+        self.content = EmptyComponent()
+    }
+}
+
+/// One attribute of an ``Element``: a name and a value, escaped when rendered.
+public struct Attribute: Sendable, Hashable {
+    /// The attribute name.
+    public var name: String
+    /// The attribute value.
+    public var value: String
+
+    /// Creates an attribute.
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}

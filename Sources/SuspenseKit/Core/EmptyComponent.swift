@@ -1,0 +1,9 @@
+/// A component that shows nothing.
+public struct EmptyComponent: Component {
+    public typealias Body = Never
+
+    /// Creates an empty component.
+    public init() {}
+
+    public static func _resolve(_ component: Self, in resolver: _Resolver) throws {}
+}

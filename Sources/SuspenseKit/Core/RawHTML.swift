@@ -1,0 +1,19 @@
+/// Markup emitted unescaped into HTML output: the only way to do so.
+///
+/// Use it only for markup you trust. The `.tree` format shows it as `raw "…"`; the `.plain`
+/// format shows its text without tags.
+public struct RawHTML: Component {
+    public typealias Body = Never
+
+    /// The markup, emitted as written.
+    public let html: String
+
+    /// Creates raw markup.
+    public init(_ html: String) {
+        self.html = html
+    }
+
+    public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        resolver.appendLeaf(.rawHTML(component.html))
+    }
+}

@@ -1,0 +1,16 @@
+/// Text, shown as is: escaped in HTML, never interpreted as markup.
+public struct Text: Component {
+    public typealias Body = Never
+
+    /// The text shown.
+    public let content: String
+
+    /// Creates text from a string.
+    public init(_ content: String) {
+        self.content = content
+    }
+
+    public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        resolver.appendLeaf(.text(component.content))
+    }
+}

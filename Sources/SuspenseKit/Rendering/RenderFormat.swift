@@ -1,0 +1,58 @@
+/// A text format a resolved tree can be rendered to.
+public struct RenderFormat: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
+        case tree
+        case plain
+        case html(pretty: Bool)
+    }
+
+    let kind: Kind
+
+    /// The resolved structure, one node per line with box-drawing indentation: user components
+    /// by type name, elements as tags, boundaries with their state. The golden format.
+    public static let tree = RenderFormat(kind: .tree)
+    /// The visible text only, block elements on their own lines: for a terminal.
+    public static let plain = RenderFormat(kind: .plain)
+    /// HTML with text and attribute values escaped, on one line.
+    public static let html = RenderFormat(kind: .html(pretty: false))
+
+    /// HTML, pretty-printed with block elements on their own indented lines when `pretty`.
+    public static func html(pretty: Bool) -> RenderFormat {
+        RenderFormat(kind: .html(pretty: pretty))
+    }
+}
+
+extension Node {
+    /// Renders this tree in `format`.
+    ///
+    /// Throws ``InvalidMarkupError`` when HTML is asked for and an element or attribute name
+    /// cannot be written as HTML, or a void element has children.
+    public func rendered(as format: RenderFormat) throws -> String {
+        switch format.kind {
+        case .tree: return TreeRenderer.render(self)
+        case .plain: return PlainRenderer.render(self)
+        case .html(let pretty): return try HTMLRenderer.render(self, pretty: pretty)
+        }
+    }
+}
+
+/// Resolves a component tree and renders it.
+///
+/// ```swift
+/// print(try await render(Page(), as: .tree))
+/// ```
+/// - Parameters:
+///   - component: The root of the tree.
+///   - format: `.tree`, `.plain` or `.html`.
+///   - cache: Where query results are kept; a new one by default, or one shared between renders.
+///   - options: Settings of the render.
+/// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught; ``InvalidMarkupError``
+///   for a name HTML cannot carry.
+public func render<C: Component>(
+    _ component: C,
+    as format: RenderFormat = .html,
+    cache: QueryCache = QueryCache(),
+    options: RenderOptions = RenderOptions()
+) async throws -> String {
+    try await resolve(component, cache: cache, options: options).rendered(as: format)
+}

@@ -1,0 +1,113 @@
+/// One state a tree passed through while it resolved.
+public struct RenderFrame: Sendable, Hashable {
+    /// What led to this state: `"initial"`, or the query whose result was applied.
+    public let cause: String
+    /// The tree in this state.
+    public let node: Node
+}
+
+extension _Resolver {
+    /// Resolves `component` completely: evaluates it, runs every query it and its descendants
+    /// discover, and re-evaluates what waited on them, until nothing is left running.
+    static func run<C: Component>(
+        _ component: C,
+        cache: QueryCache,
+        options: RenderOptions,
+        onFrame: ((RenderFrame) -> Void)? = nil
+    ) async throws -> Node {
+        let resolver = _Resolver(cache: cache, options: options)
+        try resolver.evaluateRoot(component)
+        var lastFrame: Node?
+        func emit(_ cause: String) {
+            guard let onFrame else { return }
+            let node = resolver.materialize()
+            if node != lastFrame {
+                lastFrame = node
+                onFrame(RenderFrame(cause: cause, node: node))
+            }
+        }
+        emit("initial")
+        try await withThrowingTaskGroup(of: (QueryID, Result<any Sendable, any Error>).self) { group in
+            var order: [QueryID] = []
+            var orderStart = 0
+            var arrived: [QueryID: Result<any Sendable, any Error>] = [:]
+            func startNewQueries() {
+                for (query, promise) in resolver.takeNewQueries() {
+                    if options.deliveryOrder == .discovery { order.append(query) }
+                    group.addTask {
+                        do {
+                            return (query, .success(try await promise.run()))
+                        } catch {
+                            return (query, .failure(error))
+                        }
+                    }
+                }
+            }
+            startNewQueries()
+            while resolver.activeWaiters > 0 {
+                guard let (query, result) = try await group.next() else { break }
+                try Task.checkCancellation()
+                var ready: [(QueryID, Result<any Sendable, any Error>)] = []
+                switch options.deliveryOrder {
+                case .completion:
+                    ready.append((query, result))
+                case .discovery:
+                    arrived[query] = result
+                    while orderStart < order.count, let next = arrived.removeValue(forKey: order[orderStart]) {
+                        ready.append((order[orderStart], next))
+                        orderStart += 1
+                    }
+                }
+                for (query, result) in ready {
+                    resolver.apply(result, for: query)
+                    if let error = resolver.fatalError { throw error }
+                    emit(label(of: query, in: resolver))
+                    startNewQueries()
+                }
+            }
+            group.cancelAll()
+        }
+        try resolver.checkFinished()
+        return resolver.materialize()
+    }
+
+    private static func label(of query: QueryID, in resolver: _Resolver) -> String {
+        switch query {
+        case .key(let key): return key
+        case .anonymous: return "keyless query"
+        }
+    }
+}
+
+/// Resolves a component tree and returns it as a ``Node`` tree, for inspection or for rendering
+/// with ``Node/rendered(as:)``.
+/// - Parameters:
+///   - component: The root of the tree.
+///   - cache: Where query results are kept; a new one by default.
+///   - options: Settings of the render.
+public func resolve<C: Component>(
+    _ component: C,
+    cache: QueryCache = QueryCache(),
+    options: RenderOptions = RenderOptions()
+) async throws -> Node {
+    try await _Resolver.run(component, cache: cache, options: options)
+}
+
+/// Resolves a component tree and returns every state it passed through: first with every
+/// fallback in place, then one frame per query result that changed the tree.
+///
+/// With `options.deliveryOrder == .discovery` the frames are the same on every run for the same
+/// query outcomes.
+/// - Parameters:
+///   - component: The root of the tree.
+///   - cache: Where query results are kept; a new one by default.
+///   - options: Settings of the render.
+public func resolveFrames<C: Component>(
+    _ component: C,
+    cache: QueryCache = QueryCache(),
+    options: RenderOptions = RenderOptions(deliveryOrder: .discovery)
+) async throws -> [RenderFrame] {
+    var frames: [RenderFrame] = []
+    _ = try await _Resolver.run(component, cache: cache, options: options) { frames.append($0) }
+    return frames
+}

@@ -1,0 +1,167 @@
+/// A node of the tree being resolved. Internal; materialized into ``Node`` for renderers.
+final class BuildNode {
+    enum Kind {
+        case fragment
+        case text(String)
+        case rawHTML(String)
+        case element(tag: String, attributes: [Attribute])
+        case component(name: String)
+        case suspense(SuspenseRecord)
+        case errorBoundary(ErrorBoundaryRecord)
+        case slot(Slot)
+    }
+
+    let kind: Kind
+    var children: [BuildNode] = []
+
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
+}
+
+/// A region of the tree that can be discarded as a whole: the content of a boundary that caught
+/// an error, the fallback of a Suspense that resolved. Discarding it retires every slot in it.
+final class Scope {
+    private(set) var isDead = false
+    private var children: [Scope] = []
+    private var slots: [Slot] = []
+
+    init(parent: Scope?) {
+        parent?.children.append(self)
+    }
+
+    func register(_ slot: Slot) {
+        slots.append(slot)
+    }
+
+    /// Marks this scope and every scope inside it dead and hands each pending slot to `retire`.
+    /// Iterative, so that deep trees cannot overflow the stack.
+    func kill(retiring retire: (Slot) -> Void) {
+        var stack: [Scope] = [self]
+        while let scope = stack.popLast() {
+            guard !scope.isDead else { continue }
+            scope.isDead = true
+            for slot in scope.slots where slot.isPending {
+                retire(slot)
+            }
+            scope.slots = []
+            stack.append(contentsOf: scope.children)
+            scope.children = []
+        }
+    }
+}
+
+/// Identifies one query execution: by key, or, for a keyless promise, by a number of this render.
+enum QueryID: Hashable, Sendable {
+    case key(String)
+    case anonymous(Int)
+}
+
+/// Where evaluation is happening: what a suspended child captures to be re-evaluated later.
+struct EvaluationContext {
+    var parent: BuildNode
+    var scope: Scope
+    var suspense: SuspenseRecord
+    var errorBoundary: ErrorBoundaryRecord?
+    var path: [String]
+}
+
+/// A child that suspended: re-evaluated in its captured context once its query resolves.
+final class Slot {
+    let node: BuildNode
+    let context: EvaluationContext
+    let component: String
+    /// The path of the component, where errors it throws are located.
+    let errorPath: [String]
+    let thunk: (_Resolver) throws -> Void
+    var isPending = true
+    var waitsInFlight = false
+    var query: QueryID
+    var queryLabel: String
+    var resuspensions = 0
+    /// A typed Suspense that takes the value of this slot's keyless promise.
+    var deliversTo: SuspenseRecord?
+
+    init(
+        context: EvaluationContext,
+        component: String,
+        errorPath: [String],
+        query: QueryID,
+        queryLabel: String,
+        thunk: @escaping (_Resolver) throws -> Void
+    ) {
+        self.node = BuildNode(.fragment)
+        var context = context
+        context.parent = node
+        self.context = context
+        self.component = component
+        self.errorPath = errorPath
+        self.query = query
+        self.queryLabel = queryLabel
+        self.thunk = thunk
+    }
+}
+
+final class SuspenseRecord {
+    /// Where the Suspense itself lives; its fallback is evaluated here.
+    let outer: EvaluationContext?
+    let contentNode = BuildNode(.fragment)
+    let fallbackNode = BuildNode(.fragment)
+    var contentScope: Scope
+    var fallbackScope: Scope?
+    var pendingCount = 0
+    var slots: [Slot] = []
+    var isResolved = false
+    var isRoot: Bool { outer == nil }
+    let typedValueType: (any Any.Type)?
+    var deliveries = 0
+    let content: ((_Resolver, Any?) throws -> Void)?
+    let fallback: ((_Resolver) throws -> Void)?
+
+    init(
+        outer: EvaluationContext?,
+        typedValueType: (any Any.Type)?,
+        content: ((_Resolver, Any?) throws -> Void)?,
+        fallback: ((_Resolver) throws -> Void)?
+    ) {
+        self.outer = outer
+        self.contentScope = Scope(parent: outer?.scope)
+        self.typedValueType = typedValueType
+        self.content = content
+        self.fallback = fallback
+    }
+
+    var isAlive: Bool { !(outer?.scope.isDead ?? false) }
+
+    /// The queries its live pending slots wait on, in discovery order, each once.
+    var pendingQueries: [String] {
+        var seen = Set<String>()
+        var labels: [String] = []
+        for slot in slots where slot.isPending && seen.insert(slot.queryLabel).inserted {
+            labels.append(slot.queryLabel)
+        }
+        return labels
+    }
+}
+
+final class ErrorBoundaryRecord {
+    /// Where the ErrorBoundary itself lives; its fallback is evaluated here.
+    let outer: EvaluationContext
+    let contentNode = BuildNode(.fragment)
+    let fallbackNode = BuildNode(.fragment)
+    let contentScope: Scope
+    var caught: (any Error)?
+    let fallback: (_Resolver, any Error) throws -> Void
+
+    init(outer: EvaluationContext, fallback: @escaping (_Resolver, any Error) throws -> Void) {
+        self.outer = outer
+        self.contentScope = Scope(parent: outer.scope)
+        self.fallback = fallback
+    }
+}
+
+/// An error on its way to a boundary, with the path of the component that threw it.
+struct LocatedError: Error {
+    let path: [String]
+    let underlying: any Error
+}

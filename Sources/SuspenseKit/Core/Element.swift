@@ -14,7 +14,7 @@ public struct Element<Content: Component>: Component {
     public let tag: String
     /// The attributes, in the order written.
     public let attributes: [Attribute]
-    let content: Content
+    let makeContent: () throws -> Content
 
     /// Creates an element with children.
     /// - Parameters:
@@ -24,11 +24,11 @@ public struct Element<Content: Component>: Component {
     public init(
         _ tag: String,
         attributes: KeyValuePairs<String, String> = [:],
-        @ComponentBuilder content: () throws -> Content
-    ) rethrows {
+        @ComponentBuilder content: @escaping () throws -> Content
+    ) {
         self.tag = tag
         self.attributes = attributes.map { Attribute($0.key, $0.value) }
-        self.content = try content()
+        self.makeContent = content
     }
 
     /// Creates an element from a list of attributes built elsewhere.
@@ -39,16 +39,16 @@ public struct Element<Content: Component>: Component {
     public init(
         _ tag: String,
         attributes: [Attribute],
-        @ComponentBuilder content: () throws -> Content
-    ) rethrows {
+        @ComponentBuilder content: @escaping () throws -> Content
+    ) {
         self.tag = tag
         self.attributes = attributes
-        self.content = try content()
+        self.makeContent = content
     }
 
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.resolveElement(tag: component.tag, attributes: component.attributes) {
-            try Content._resolve(component.content, in: $0)
+            try $0.evaluate(component.makeContent)
         }
     }
 }
@@ -61,7 +61,7 @@ extension Element where Content == EmptyComponent {
     public init(_ tag: String, attributes: KeyValuePairs<String, String> = [:]) {
         self.tag = tag
         self.attributes = attributes.map { Attribute($0.key, $0.value) }
-        self.content = EmptyComponent()
+        self.makeContent = { EmptyComponent() }
     }
 }
 

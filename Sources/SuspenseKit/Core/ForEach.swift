@@ -12,7 +12,7 @@ public struct ForEach<Data: Collection, Content: Component, Empty: Component>: C
     public typealias Body = Never
     let data: Data
     let content: (Data.Element) throws -> Content
-    let empty: Empty
+    let makeEmpty: () throws -> Empty
 
     /// Creates one component per element, and `empty` when there are none.
     /// - Parameters:
@@ -22,16 +22,16 @@ public struct ForEach<Data: Collection, Content: Component, Empty: Component>: C
     public init(
         _ data: Data,
         @ComponentBuilder content: @escaping (Data.Element) throws -> Content,
-        @ComponentBuilder empty: () throws -> Empty
-    ) rethrows {
+        @ComponentBuilder empty: @escaping () throws -> Empty
+    ) {
         self.data = data
         self.content = content
-        self.empty = try empty()
+        self.makeEmpty = empty
     }
 
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         if component.data.isEmpty {
-            try Empty._resolve(component.empty, in: resolver)
+            try resolver.evaluate(component.makeEmpty)
             return
         }
         let content = component.content
@@ -49,6 +49,6 @@ extension ForEach where Empty == EmptyComponent {
     public init(_ data: Data, @ComponentBuilder content: @escaping (Data.Element) throws -> Content) {
         self.data = data
         self.content = content
-        self.empty = EmptyComponent()
+        self.makeEmpty = { EmptyComponent() }
     }
 }

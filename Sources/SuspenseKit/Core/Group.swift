@@ -1,14 +1,14 @@
 /// Several components shown in sequence, with no node of its own.
 public struct Group<Content: Component>: Component {
     public typealias Body = Never
-    let content: Content
+    let makeContent: () throws -> Content
 
     /// Groups the components the closure builds.
-    public init(@ComponentBuilder content: () throws -> Content) rethrows {
-        self.content = try content()
+    public init(@ComponentBuilder content: @escaping () throws -> Content) {
+        self.makeContent = content
     }
 
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
-        try Content._resolve(component.content, in: resolver)
+        try resolver.evaluate(component.makeContent)
     }
 }

@@ -1,0 +1,103 @@
+import Synchronization
+import Testing
+
+@testable import SuspenseKit
+
+/// A thread-safe counter, for counting query executions and component evaluations.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    init() {}
+
+    @discardableResult
+    func increment() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
+    }
+
+    var value: Int { count.withLock { $0 } }
+}
+
+/// Records strings in order, from any task.
+final class Log: Sendable {
+    private let entries = Mutex<[String]>([])
+
+    init() {}
+
+    func append(_ entry: String) {
+        entries.withLock { $0.append(entry) }
+    }
+
+    var all: [String] { entries.withLock { $0 } }
+}
+
+struct DeadlineExceeded: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "deadline exceeded waiting for \(what)" }
+}
+
+/// Waits until `condition` holds, polling; fails instead of hanging after `seconds`.
+func waitUntil(
+    _ what: String,
+    seconds: Double = 10,
+    _ condition: @Sendable () -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while !condition() {
+        if ContinuousClock.now > deadline { throw DeadlineExceeded(what: what) }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}
+
+struct TestFailure: Error, Equatable, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
+}
+
+/// Renders `component` as a `.tree`.
+func tree<C: Component>(_ component: C, cache: QueryCache = QueryCache()) async throws -> String {
+    try await render(component, as: .tree, cache: cache)
+}
+
+/// Renders `component` as HTML.
+func html<C: Component>(_ component: C, cache: QueryCache = QueryCache()) async throws -> String {
+    try await render(component, as: .html, cache: cache)
+}
+
+/// Renders `component` and returns the ``RenderError`` it throws.
+func renderError<C: Component>(_ component: C, cache: QueryCache = QueryCache()) async throws -> RenderError {
+    do {
+        let output = try await render(component, as: .tree, cache: cache)
+        throw TestFailure("expected a RenderError, got output:\n\(output)")
+    } catch let error as RenderError {
+        return error
+    }
+}
+
+/// A component that reads one key and shows its value; counts its evaluations.
+struct Loaded: Component {
+    let value: String
+    init(_ key: String, value: String? = nil, runs: Counter? = nil, evaluations: Counter? = nil) throws {
+        evaluations?.increment()
+        self.value = try resolveValue(key: key) {
+            runs?.increment()
+            await Task.yield()
+            return value ?? key
+        }
+    }
+    var body: some Component { Text(value) }
+}
+
+/// A component whose query fails with `TestFailure(message)`.
+struct Failing: Component {
+    init(_ key: String, message: String) throws {
+        let _: String = try resolveValue(key: key) {
+            await Task.yield()
+            throw TestFailure(message)
+        }
+    }
+    var body: some Component { Text("never shown") }
+}

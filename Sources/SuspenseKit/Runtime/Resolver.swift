@@ -295,9 +295,17 @@ public final class _Resolver {
 
     // MARK: Query results
 
+    /// The queries to start now: those discovered since the last call that a live slot still
+    /// waits on. A query whose waiters were all discarded (an ErrorBoundary caught beside them
+    /// in the same pass) is never started.
     func takeNewQueries() -> [(QueryID, any AnyPromise)] {
         defer { newQueries = [] }
-        return newQueries
+        return newQueries.filter { query, _ in
+            if waiting[query]?.contains(where: \.isPending) == true { return true }
+            inFlight.remove(query)
+            waiting[query] = nil
+            return false
+        }
     }
 
     func takeChanged() -> Bool {

@@ -1,0 +1,165 @@
+import Testing
+
+@testable import SuspenseKit
+
+@Suite struct HTMLRenderingTests {
+    @Test func escapesTextAndAttributeValues() async throws {
+        let page = Element("a", attributes: ["href": "/search?q=\"x\"&y='z'", "title": "<b>"]) {
+            Text("<script>alert('x') & \"y\"</script>")
+        }
+        #expect(try await html(page) == """
+            <a href="/search?q=&quot;x&quot;&amp;y=&#39;z&#39;" title="&lt;b&gt;">\
+            &lt;script&gt;alert('x') &amp; "y"&lt;/script&gt;</a>
+            """)
+    }
+
+    @Test func keepsAttributesInTheOrderWritten() async throws {
+        let page = Element("input", attributes: ["type": "text", "name": "q", "autofocus": "", "id": "q"])
+        #expect(try await html(page) == #"<input type="text" name="q" autofocus="" id="q">"#)
+        let listed = Element("img", attributes: [Attribute("z", "1"), Attribute("a", "2")]) {}
+        #expect(try await html(listed) == #"<img z="1" a="2">"#)
+    }
+
+    @Test func voidElementsHaveNoClosingTag() async throws {
+        let page = Element("p") {
+            Text("a")
+            Element("br")
+            Element("img", attributes: ["src": "x.png"])
+            Element("hr")
+        }
+        #expect(try await html(page) == #"<p>a<br><img src="x.png"><hr></p>"#)
+    }
+
+    @Test func aVoidElementWithChildrenIsAnErrorNotLostContent() async throws {
+        await #expect(throws: InvalidMarkupError.self) {
+            try await html(Element("br") { Text("lost?") })
+        }
+    }
+
+    @Test func rawHTMLIsTheOnlyUnescapedOutput() async throws {
+        let page = Group {
+            RawHTML("<b>bold</b>")
+            Text("<b>text</b>")
+        }
+        #expect(try await html(page) == "<b>bold</b>&lt;b&gt;text&lt;/b&gt;")
+        #expect(try await render(page, as: .plain) == "bold<b>text</b>")
+        #expect(try await tree(page) == """
+            raw "<b>bold</b>"
+            "<b>text</b>"
+            """)
+    }
+
+    @Test(arguments: ["", "my tag", "<p>", "1p", "p\"", "a/b", "p>"])
+    func invalidTagNamesAreAClearError(tag: String) async throws {
+        do {
+            let output = try await html(Element(tag) { Text("x") })
+            Issue.record("rendered \(output)")
+        } catch let error as InvalidMarkupError {
+            #expect(error.message.hasPrefix("invalid tag name"))
+        }
+    }
+
+    @Test(arguments: ["", "on click", "a\"b", "x>y", "a=b", "x/", "c\u{0}d", "'q'"])
+    func invalidAttributeNamesAreAClearError(name: String) async throws {
+        do {
+            let output = try await html(Element("div", attributes: [Attribute(name, "v")]) {})
+            Issue.record("rendered \(output)")
+        } catch let error as InvalidMarkupError {
+            #expect(error.message.hasPrefix("invalid attribute name"))
+            #expect(error.message.contains("on <div>"))
+        }
+    }
+
+    @Test func acceptsCustomElementsAndFrameworkAttributes() async throws {
+        let page = Element("my-widget", attributes: ["data-id": "1", "aria-label": "w", "@click": "go", ":x": "y"]) {}
+        #expect(try await html(page) == #"<my-widget data-id="1" aria-label="w" @click="go" :x="y"></my-widget>"#)
+    }
+
+    @Test func nulBecomesTheReplacementCharacter() async throws {
+        #expect(try await html(Text("a\u{0}b")) == "a\u{FFFD}b")
+    }
+
+    @Test func prettyPrintingPutsBlockElementsOnIndentedLines() async throws {
+        let page = Element("ul") {
+            Element("li") { Text("one "); Element("b") { Text("bold") } }
+            Element("li") { Text("two") }
+        }
+        #expect(try await render(page, as: .html(pretty: true)) == """
+            <ul>
+              <li>one <b>bold</b></li>
+              <li>two</li>
+            </ul>
+            """)
+    }
+}
+
+@Suite struct TextRenderingTests {
+    private struct Article: Component {
+        var body: some Component {
+            Element("article") {
+                Element("h1") { Text("Title") }
+                Element("p") {
+                    Text("First line")
+                    Element("br")
+                    Text("second, with ")
+                    Element("em") { Text("emphasis") }
+                    Text(".")
+                }
+                Element("ul") {
+                    Element("li") { Text("one") }
+                    Element("li") { Text("two") }
+                }
+                Text("tail")
+            }
+        }
+    }
+
+    @Test func plainShowsVisibleTextWithBlocksOnTheirOwnLines() async throws {
+        #expect(try await render(Article(), as: .plain) == """
+            Title
+            First line
+            second, with emphasis.
+            one
+            two
+            tail
+            """)
+    }
+
+    @Test func treeShowsComponentsElementsAndEscapedText() async throws {
+        let page = Group {
+            Article()
+            Text("quote \" backslash \\ newline \n tab \t")
+        }
+        #expect(try await tree(page) == #"""
+            Article
+            └─ <article>
+               ├─ <h1>
+               │  └─ "Title"
+               ├─ <p>
+               │  ├─ "First line"
+               │  ├─ <br>
+               │  ├─ "second, with "
+               │  ├─ <em>
+               │  │  └─ "emphasis"
+               │  └─ "."
+               ├─ <ul>
+               │  ├─ <li>
+               │  │  └─ "one"
+               │  └─ <li>
+               │     └─ "two"
+               └─ "tail"
+            "quote \" backslash \\ newline \n tab \t"
+            """#)
+    }
+
+    @Test func resolvedNodesCanBeInspectedAndRenderedLater() async throws {
+        let node = try await resolve(Element("p", attributes: ["class": "x"]) { Text("hi") })
+        #expect(node == Node(.fragment, children: [
+            Node(.element(tag: "p", attributes: [Attribute("class", "x")]), children: [Node(.text("hi"))]),
+        ]))
+        #expect(try node.rendered(as: .html) == #"<p class="x">hi</p>"#)
+        #expect(throws: InvalidMarkupError.self) {
+            try Node(.element(tag: "bad tag", attributes: [])).rendered(as: .html)
+        }
+    }
+}

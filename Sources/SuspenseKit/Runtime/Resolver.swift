@@ -418,7 +418,7 @@ public final class _Resolver {
         if root.pendingCount > 0 {
             let slots = root.slots.filter(\.isPending)
             throw RenderError(
-                path: slots.first?.context.path ?? [],
+                path: slots.first?.errorPath ?? [],
                 underlying: SuspenseError.rootSuspendedForever(queries: root.pendingQueries)
             )
         }

@@ -158,6 +158,7 @@ private struct SuspendsInBody: Component {
         }
         let frames = try await resolveFrames(page)
         #expect(try frames.map { try $0.node.rendered(as: .plain) } == ["Loading…", "Hi, my name is Ann."])
+        #expect(frames.map(\.cause) == ["initial", "Promise<User>"])
         #expect(log.all == ["init(nil)", "init(Ann)"])
     }
 

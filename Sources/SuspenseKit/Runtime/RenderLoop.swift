@@ -74,7 +74,7 @@ extension _Resolver {
     private static func label(of query: QueryID, in resolver: _Resolver) -> String {
         switch query {
         case .key(let key): return key
-        case .anonymous: return "keyless query"
+        case .anonymous(let number): return resolver.anonymousLabels[number] ?? "keyless query"
         }
     }
 }

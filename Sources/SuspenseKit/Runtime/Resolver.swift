@@ -18,6 +18,8 @@ public final class _Resolver {
     /// Pending slots waiting on a query that is running; the render goes on while this is > 0.
     private(set) var activeWaiters = 0
     private var nextAnonymousQuery = 0
+    /// What each keyless query is called in frame causes: its promise's type.
+    private(set) var anonymousLabels: [Int: String] = [:]
     private var touched: [SuspenseRecord] = []
     private var typeNames: [ObjectIdentifier: String] = [:]
     let cache: QueryCache
@@ -248,6 +250,7 @@ public final class _Resolver {
             )
         }
         nextAnonymousQuery += 1
+        anonymousLabels[nextAnonymousQuery] = promise.valueTypeName
         return (.anonymous(nextAnonymousQuery), promise.valueTypeName, suspense)
     }
 

@@ -63,6 +63,7 @@ struct LineDiff {
 
     /// The lines of a text; a final newline ends the last line rather than starting an empty one.
     static func split(_ text: String) -> [Substring] {
+        guard !text.isEmpty else { return [] }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if text.hasSuffix("\n") { lines.removeLast() }
         return lines

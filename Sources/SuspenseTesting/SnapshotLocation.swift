@@ -17,7 +17,7 @@ struct SnapshotLocation {
         directory = testFile.deletingLastPathComponent()
             .appendingPathComponent("__Snapshots__", isDirectory: true)
             .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent, isDirectory: true)
-        self.testName = Self.sanitized(testName)
+        self.testName = Self.fileName(forTest: testName)
     }
 
     /// The file of the next snapshot of this test: named `name`, or else numbered.
@@ -35,13 +35,17 @@ struct SnapshotLocation {
         return directory.appendingPathComponent("\(testName).\(identifier).\(pathExtension)", isDirectory: false)
     }
 
-    /// A name from `#function` without its argument list, with every run of characters other
-    /// than letters, digits, `_` and `-` turned into one `-`: `loadedState()` → `loadedState`.
+    /// A test's name from `#function`, without its argument list: `loadedState()` → `loadedState`.
+    static func fileName(forTest function: String) -> String {
+        sanitized(String(function.prefix { $0 != "(" }))
+    }
+
+    /// `name` with every run of characters other than letters, digits, `_` and `-` turned into
+    /// one `-`, and none at either end.
     static func sanitized(_ name: String) -> String {
-        let base = name.firstIndex(of: "(").map { name[..<$0] } ?? name[...]
         var result = ""
         var pendingDash = false
-        for character in base {
+        for character in name {
             if character.isLetter || character.isNumber || character == "_" || character == "-" {
                 if pendingDash, !result.isEmpty { result.append("-") }
                 pendingDash = false

@@ -31,7 +31,8 @@ public struct SnapshotFormat: Sendable {
     /// Every state the tree passes through, each rendered in `format`, in a `.txt` file.
     ///
     /// The first frame shows every fallback; each later one follows a query result that changed
-    /// the tree, in the order the queries were discovered, so the frames are the same on every run.
+    /// the output, in the order the queries were discovered, so the frames are the same on every
+    /// run. Each frame starts with a header line such as `── frame 2: after user/1 ──`.
     public static func frames(_ format: RenderFormat) -> SnapshotFormat {
         SnapshotFormat(kind: .frames(format), pathExtension: "txt")
     }
@@ -47,10 +48,18 @@ public struct SnapshotFormat: Sendable {
         case .frames(let format):
             let frames = try await resolveFrames(component, cache: outcomes.makeCache(), options: options)
             var lines: [String] = []
-            for (index, frame) in frames.enumerated() {
+            var previous: String?
+            var number = 0
+            for frame in frames {
+                let text = try frame.node.rendered(as: format)
+                // A change the format cannot show (such as which queries a fallback waits on,
+                // in HTML) makes no frame of its own.
+                if text == previous { continue }
+                previous = text
+                number += 1
                 let cause = frame.cause == "initial" ? "initial" : "after \(frame.cause)"
-                lines.append("── frame \(index + 1): \(cause) ──")
-                lines.append(try frame.node.rendered(as: format))
+                lines.append("── frame \(number): \(cause) ──")
+                lines.append(text)
             }
             return lines.joined(separator: "\n")
         }

@@ -140,6 +140,18 @@ import Testing
         )
     }
 
+    @Test func queriesOfSiblingsInsideAnElementStartTogether() async {
+        let page = Suspense {
+            try Element("div", attributes: ["class": "members"]) {
+                try MemberCard(id: 1)
+                try MemberCard(id: 2)
+            }
+        } fallback: {
+            Text("Loading…")
+        }
+        await assertSnapshot(of: page, as: .frames, outcomes: ["member/1": .value(ann), "member/2": .value(bo)])
+    }
+
     @Test func emptyListShowsItsEmptyState() async {
         let page = Suspense { try PostList() } fallback: { Text("Loading posts…") }
         await assertSnapshot(of: page, as: .tree, outcomes: ["posts": .value([String]())])

@@ -69,16 +69,46 @@ struct LineDiff {
         return lines
     }
 
+    /// The common first and last lines, then Myers' shortest edit script for the lines between,
+    /// or, past `maxEdits` edits, all of those removed and then all added, so that a large
+    /// snapshot that changed completely cannot take quadratic time and memory.
+    static func edits(from old: [Substring], to new: [Substring], maxEdits: Int = 1_000) -> [Line] {
+        var prefix = 0
+        while prefix < min(old.count, new.count), old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < min(old.count, new.count) - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+            suffix += 1
+        }
+        var result = (0..<prefix).map { Line(change: .same, text: old[$0], oldIndex: $0, newIndex: $0) }
+        let oldMiddle = Array(old[prefix..<(old.count - suffix)])
+        let newMiddle = Array(new[prefix..<(new.count - suffix)])
+        let middle =
+            shortestEdit(from: oldMiddle, to: newMiddle, maxEdits: maxEdits)
+            ?? oldMiddle.indices.map { Line(change: .removed, text: oldMiddle[$0], oldIndex: $0, newIndex: 0) }
+            + newMiddle.indices.map { Line(change: .added, text: newMiddle[$0], oldIndex: oldMiddle.count, newIndex: $0) }
+        result += middle.map {
+            Line(change: $0.change, text: $0.text, oldIndex: $0.oldIndex + prefix, newIndex: $0.newIndex + prefix)
+        }
+        let oldEnd = old.count - suffix
+        let newEnd = new.count - suffix
+        result += (0..<suffix).map {
+            Line(change: .same, text: old[oldEnd + $0], oldIndex: oldEnd + $0, newIndex: newEnd + $0)
+        }
+        return result
+    }
+
     /// Myers' O((N+M)·D) algorithm: the furthest-reaching path on each diagonal for each number
-    /// of edits D, kept per D so that the path can be walked back.
-    static func edits(from old: [Substring], to new: [Substring]) -> [Line] {
+    /// of edits D, kept per D (diagonals -D-1 through D+1 only) so that the path can be walked
+    /// back. `nil` past `maxEdits` edits.
+    private static func shortestEdit(from old: [Substring], to new: [Substring], maxEdits: Int) -> [Line]? {
         let n = old.count
         let m = new.count
         let offset = n + m + 1
         var frontier = [Int](repeating: 0, count: 2 * offset + 1)
         var trace: [[Int]] = []
-        search: for d in 0...(n + m) {
-            trace.append(frontier)
+        var found = false
+        search: for d in 0...min(n + m, maxEdits) {
+            trace.append(Array(frontier[(offset - d - 1)...(offset + d + 1)]))
             for k in stride(from: -d, through: d, by: 2) {
                 var x =
                     k == -d || (k != d && frontier[offset + k - 1] < frontier[offset + k + 1])
@@ -89,18 +119,23 @@ struct LineDiff {
                     y += 1
                 }
                 frontier[offset + k] = x
-                if x >= n, y >= m { break search }
+                if x >= n, y >= m {
+                    found = true
+                    break search
+                }
             }
         }
+        guard found else { return nil }
         // Walk back from the end, collecting lines in reverse.
         var result: [Line] = []
         var x = n
         var y = m
         for d in stride(from: trace.count - 1, through: 0, by: -1) {
             let v = trace[d]
+            let base = d + 1
             let k = x - y
-            let previousK = k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) ? k + 1 : k - 1
-            let previousX = d == 0 ? 0 : v[offset + previousK]
+            let previousK = k == -d || (k != d && v[base + k - 1] < v[base + k + 1]) ? k + 1 : k - 1
+            let previousX = d == 0 ? 0 : v[base + previousK]
             let previousY = d == 0 ? 0 : previousX - previousK
             while x > previousX, y > previousY {
                 x -= 1

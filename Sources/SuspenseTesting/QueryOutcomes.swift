@@ -17,7 +17,7 @@ public import SuspenseKit
 /// the `.tree` format, such as `"Promise<User>"`. Queries without an outcome run for real.
 public struct QueryOutcomes: Sendable, ExpressibleByDictionaryLiteral {
     /// The outcomes, in the order given.
-    public private(set) var outcomes: [(key: String, outcome: QueryOutcome)]
+    let outcomes: [(key: String, outcome: QueryOutcome)]
 
     /// Creates outcomes from a dictionary.
     public init(_ outcomes: [String: QueryOutcome]) {

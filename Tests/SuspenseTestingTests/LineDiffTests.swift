@@ -81,4 +81,24 @@ import Testing
         let message = SnapshotVerifier.mismatch(reference: "a\n", actual: "a")
         #expect(message?.contains("final newline") == true)
     }
+
+    @Test func largeCompleteRewriteFallsBackToRemovedThenAdded() {
+        let old = (0..<3_000).map { "old \($0)" }.joined(separator: "\n")
+        let new = (0..<3_000).map { "new \($0)" }.joined(separator: "\n")
+        let lines = LineDiff(from: "same\n" + old + "\nend", to: "same\n" + new + "\nend").lines
+        #expect(lines.count == 6_002)
+        #expect(lines.first?.change == .same && lines.last?.change == .same)
+        #expect(lines[1..<3_001].allSatisfy { $0.change == .removed })
+        #expect(lines[3_001..<6_001].allSatisfy { $0.change == .added && $0.oldIndex == 3_001 })
+    }
+
+    @Test func boundedSearchStillFindsSmallEdits() {
+        let old = (0..<5_000).map { "line \($0)" }
+        var new = old
+        new[10] = "changed"
+        new.remove(at: 4_000)
+        let lines = LineDiff.edits(from: old.map { Substring($0) }, to: new.map { Substring($0) })
+        #expect(lines.filter { $0.change == .removed }.map(\.text) == ["line 10", "line 4000"])
+        #expect(lines.filter { $0.change == .added }.map(\.text) == ["changed"])
+    }
 }

@@ -12,11 +12,17 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "SuspenseKit", targets: ["SuspenseKit"]),
+        .library(name: "SuspenseTesting", targets: ["SuspenseTesting"]),
         .executable(name: "UserProfile", targets: ["UserProfile"]),
         .executable(name: "Dashboard", targets: ["Dashboard"]),
     ],
     targets: [
         .target(name: "SuspenseKit", swiftSettings: swiftSettings),
+        .target(
+            name: "SuspenseTesting",
+            dependencies: ["SuspenseKit"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "UserProfile",
             dependencies: ["SuspenseKit"],
@@ -32,6 +38,12 @@ let package = Package(
         .testTarget(
             name: "SuspenseKitTests",
             dependencies: ["SuspenseKit"],
+            exclude: ["__Snapshots__"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SuspenseTestingTests",
+            dependencies: ["SuspenseKit", "SuspenseTesting"],
             exclude: ["__Snapshots__"],
             swiftSettings: swiftSettings
         ),

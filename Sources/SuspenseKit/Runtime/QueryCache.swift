@@ -5,6 +5,9 @@ import Synchronization
 ///
 /// Tests can fix a key's outcome before rendering: ``store(_:for:)`` gives it a value,
 /// ``storeFailure(_:for:)`` a failure, and ``suspendForever(_:)`` leaves it pending for good.
+/// Those are found at once, so the component never suspends. ``stub(_:with:)`` instead
+/// replaces the query itself: the component suspends, the fallback is shown, and the stubbed
+/// outcome arrives through the normal query path, as a real result would.
 public final class QueryCache: Sendable {
     enum Entry: Sendable {
         case value(any Sendable)
@@ -13,6 +16,7 @@ public final class QueryCache: Sendable {
     }
 
     private let entries = Mutex<[String: Entry]>([:])
+    private let stubs = Mutex<[String: QueryOutcome]>([:])
 
     /// Creates an empty cache.
     public init() {}
@@ -49,6 +53,24 @@ public final class QueryCache: Sendable {
         entries.withLock { $0[key] = .pendingForever }
     }
 
+    /// Runs no query for `key`: when a component suspends on it, `outcome` is delivered instead,
+    /// through the same path as a real result, so the fallback is rendered first.
+    ///
+    /// A keyless promise (`Promise<User>.pending(query:)`) is matched by its label in the
+    /// `.tree` format, such as `"Promise<User>"`. Once delivered, a value or failure is stored
+    /// like any result, so a later render with the same cache finds it at once.
+    /// - Parameters:
+    ///   - key: The query's key, or the label of a keyless promise.
+    ///   - outcome: A value, a failure, or `.pending` to leave the query unfinished.
+    public func stub(_ key: String, with outcome: QueryOutcome) {
+        stubs.withLock { $0[key] = outcome }
+    }
+
+    /// The stubbed outcome for a query key or keyless-promise label, if a test gave one.
+    func stubbedOutcome(for key: String) -> QueryOutcome? {
+        stubs.withLock { $0[key] }
+    }
+
     /// The value stored under `key`, if there is one of that type.
     public func value<Value: Sendable>(for key: String, as type: Value.Type = Value.self) -> Value? {
         if case .value(let value) = entry(for: key) { return value as? Value }
@@ -68,8 +90,9 @@ public final class QueryCache: Sendable {
         _ = entries.withLock { $0.removeValue(forKey: key) }
     }
 
-    /// Forgets everything.
+    /// Forgets everything, stubs included.
     public func removeAll() {
         entries.withLock { $0.removeAll() }
+        stubs.withLock { $0.removeAll() }
     }
 }

@@ -260,10 +260,22 @@ public final class _Resolver {
         if case .key(let key) = query, case .pendingForever = cache.entry(for: key) {
             return
         }
+        if case .pending = stubbedOutcome(for: query, promise: promise) {
+            return
+        }
         slot.waitsInFlight = true
         activeWaiters += 1
         if inFlight.insert(query).inserted {
             newQueries.append((query, promise))
+        }
+    }
+
+    /// The outcome a test stubbed for a query (``QueryCache/stub(_:with:)``): looked up by key,
+    /// or by the `Promise<Value>` label for a keyless promise.
+    func stubbedOutcome(for query: QueryID, promise: any AnyPromise) -> QueryOutcome? {
+        switch query {
+        case .key(let key): return cache.stubbedOutcome(for: key)
+        case .anonymous: return cache.stubbedOutcome(for: promise.valueTypeName)
         }
     }
 

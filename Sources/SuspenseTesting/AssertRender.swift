@@ -1,0 +1,51 @@
+public import SuspenseKit
+
+/// Renders `component` and compares the text with `expected`, failing the running test at the
+/// call site with a line diff when they differ. The inline form of
+/// ``assertSnapshot(of:as:outcomes:named:record:fileID:filePath:testName:line:column:)``.
+///
+/// Trailing newlines are ignored on both sides, so a multi-line string literal fits as written.
+/// - Parameters:
+///   - component: The root of the tree to render.
+///   - format: How to render it: `.tree`, `.plain`, `.html`, `.html(pretty:)` or `.frames`.
+///   - outcomes: Fixed outcomes for queries, by key; other queries run for real.
+///   - expected: The text the rendering must equal.
+///   - fileID: The caller's file ID, where a failure is reported.
+///   - filePath: The caller's file path, where a failure is reported.
+///   - line: The caller's line, where a failure is reported.
+///   - column: The caller's column, where a failure is reported.
+public func assertRender<C: Component>(
+    of component: C,
+    as format: SnapshotFormat,
+    outcomes: QueryOutcomes = [:],
+    matches expected: String,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+) async {
+    if let message = await verifyRender(of: component, as: format, outcomes: outcomes, matches: expected) {
+        FailureReporter.fail(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+/// The work of ``assertRender(of:as:outcomes:matches:fileID:filePath:line:column:)`` without the
+/// reporting: the failure message, or `nil` when the rendering matches.
+func verifyRender<C: Component>(
+    of component: C,
+    as format: SnapshotFormat,
+    outcomes: QueryOutcomes,
+    matches expected: String
+) async -> String? {
+    let actual: String
+    do {
+        actual = try await format.snapshot(of: component, outcomes: outcomes)
+    } catch {
+        return "Could not render: \(error)"
+    }
+    let difference = SnapshotVerifier.mismatch(
+        reference: SnapshotVerifier.normalized(expected),
+        actual: SnapshotVerifier.normalized(actual)
+    )
+    return difference.map { "Rendering does not match the expected text\n" + $0 }
+}

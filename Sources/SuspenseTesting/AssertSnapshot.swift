@@ -1,0 +1,83 @@
+import Foundation
+public import SuspenseKit
+
+/// Renders `component` and compares the text with a golden file beside the test, failing the
+/// running test (Swift Testing or XCTest) at the call site with a line diff when they differ.
+///
+/// ```swift
+/// @Test func loadedProfile() async {
+///     await assertSnapshot(of: ProfilePage(), as: .tree, outcomes: ["user/1": .value(User(name: "Ann"))])
+/// }
+/// ```
+///
+/// The golden file is `__Snapshots__/<TestFile>/<testName>.<n>.<ext>` next to the test file,
+/// where `<n>` counts the snapshots of the test from 1 (or is `name`). A missing file is
+/// recorded, and the test fails so that the new file gets read; see ``SnapshotRecordMode``.
+/// - Parameters:
+///   - component: The root of the tree to render.
+///   - format: How to render it: `.tree`, `.plain`, `.html`, `.html(pretty:)` or `.frames`.
+///   - outcomes: Fixed outcomes for queries, by key; other queries run for real.
+///   - name: Names the golden file in place of its number.
+///   - record: The record mode of this call; by default `SNAPSHOT_RECORD`, else `never` on CI
+///     (when `CI` is set) and `missing` elsewhere.
+///   - fileID: The caller's file ID, where a failure is reported.
+///   - filePath: The caller's file path; the golden file lives beside it.
+///   - testName: The test's name, which names the golden file.
+///   - line: The caller's line, where a failure is reported.
+///   - column: The caller's column, where a failure is reported.
+public func assertSnapshot<C: Component>(
+    of component: C,
+    as format: SnapshotFormat,
+    outcomes: QueryOutcomes = [:],
+    named name: String? = nil,
+    record: SnapshotRecordMode? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    testName: String = #function,
+    line: UInt = #line,
+    column: UInt = #column
+) async {
+    let message = await verifySnapshot(
+        of: component,
+        as: format,
+        outcomes: outcomes,
+        named: name,
+        record: record,
+        filePath: "\(filePath)",
+        testName: testName,
+        environment: ProcessInfo.processInfo.environment
+    )
+    if let message {
+        FailureReporter.fail(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+/// The work of ``assertSnapshot(of:as:outcomes:named:record:fileID:filePath:testName:line:column:)``
+/// without the reporting: the failure message, or `nil` when the snapshot matches.
+func verifySnapshot<C: Component>(
+    of component: C,
+    as format: SnapshotFormat,
+    outcomes: QueryOutcomes,
+    named name: String?,
+    record: SnapshotRecordMode?,
+    filePath: String,
+    testName: String,
+    environment: [String: String]
+) async -> String? {
+    // The file is chosen before rendering, so that a failed render keeps later numbers stable.
+    let file = SnapshotLocation(testFilePath: filePath, testName: testName)
+        .nextFile(named: name, pathExtension: format.pathExtension)
+    let mode: SnapshotRecordMode
+    do {
+        mode = try SnapshotRecordMode.resolve(record, environment: environment)
+    } catch {
+        return error.description
+    }
+    let actual: String
+    do {
+        actual = try await format.snapshot(of: component, outcomes: outcomes)
+    } catch {
+        return "Could not render the snapshot for \(file.path): \(error)"
+    }
+    return SnapshotVerifier.verify(actual, against: file, mode: mode)
+}

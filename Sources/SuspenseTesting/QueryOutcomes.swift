@@ -1,0 +1,40 @@
+public import SuspenseKit
+
+/// Fixed outcomes for queries, by key, so that a test renders loading, loaded, empty and failed
+/// states without network and without sleeping.
+///
+/// ```swift
+/// let outcomes: QueryOutcomes = [
+///     "user/1": .value(User(name: "Ann")),
+///     "user/2": .failure(NotFound()),
+///     "feed": .pending,
+/// ]
+/// ```
+///
+/// Each outcome replaces the query's closure and is delivered through the normal query path
+/// (see ``SuspenseKit/QueryCache/stub(_:with:)``): the fallback is rendered first, then the
+/// value or failure, exactly as with a real query. A keyless promise is matched by its label in
+/// the `.tree` format, such as `"Promise<User>"`. Queries without an outcome run for real.
+public struct QueryOutcomes: Sendable, ExpressibleByDictionaryLiteral {
+    /// The outcomes, in the order given.
+    let outcomes: [(key: String, outcome: QueryOutcome)]
+
+    /// Creates outcomes from a dictionary.
+    public init(_ outcomes: [String: QueryOutcome]) {
+        self.outcomes = outcomes.sorted { $0.key < $1.key }.map { (key: $0.key, outcome: $0.value) }
+    }
+
+    /// Creates outcomes from a literal such as `["user/1": .value(ann), "feed": .pending]`.
+    public init(dictionaryLiteral elements: (String, QueryOutcome)...) {
+        self.outcomes = elements.map { (key: $0.0, outcome: $0.1) }
+    }
+
+    /// A new cache in which every outcome is stubbed, for rendering by hand.
+    public func makeCache() -> QueryCache {
+        let cache = QueryCache()
+        for (key, outcome) in outcomes {
+            cache.stub(key, with: outcome)
+        }
+        return cache
+    }
+}

@@ -1,0 +1,67 @@
+public import SuspenseKit
+
+/// How a component is turned into the text of a snapshot, and the extension of its golden file.
+///
+/// `.tree`, `.plain`, `.html` and `.html(pretty:)` render the fully resolved tree; `.frames`
+/// renders every state the tree passes through, one header line per frame.
+public struct SnapshotFormat: Sendable {
+    enum Kind: Sendable {
+        case final(RenderFormat)
+        case frames(RenderFormat)
+    }
+
+    let kind: Kind
+    /// The extension of the golden file, without the dot: `txt` or `html`.
+    public let pathExtension: String
+
+    /// The resolved structure (``SuspenseKit/RenderFormat/tree``), in a `.txt` file.
+    public static let tree = SnapshotFormat(kind: .final(.tree), pathExtension: "txt")
+    /// The visible text (``SuspenseKit/RenderFormat/plain``), in a `.txt` file.
+    public static let plain = SnapshotFormat(kind: .final(.plain), pathExtension: "txt")
+    /// HTML on one line, in an `.html` file.
+    public static let html = SnapshotFormat(kind: .final(.html), pathExtension: "html")
+    /// Every state the tree passes through, each in the `.tree` format, in a `.txt` file.
+    public static let frames = SnapshotFormat.frames(.tree)
+
+    /// HTML, pretty-printed when `pretty`, in an `.html` file.
+    public static func html(pretty: Bool) -> SnapshotFormat {
+        SnapshotFormat(kind: .final(.html(pretty: pretty)), pathExtension: "html")
+    }
+
+    /// Every state the tree passes through, each rendered in `format`, in a `.txt` file.
+    ///
+    /// The first frame shows every fallback; each later one follows a query result that changed
+    /// the output, in the order the queries were discovered, so the frames are the same on every
+    /// run. Each frame starts with a header line such as `── frame 2: after user/1 ──`.
+    public static func frames(_ format: RenderFormat) -> SnapshotFormat {
+        SnapshotFormat(kind: .frames(format), pathExtension: "txt")
+    }
+
+    /// Resolves `component` with `outcomes` stubbed and renders it. Query results are applied in
+    /// discovery order, so that the output does not depend on which query finishes first.
+    func snapshot<C: Component>(of component: C, outcomes: QueryOutcomes) async throws -> String {
+        let options = RenderOptions(deliveryOrder: .discovery)
+        switch kind {
+        case .final(let format):
+            let node = try await resolve(component, cache: outcomes.makeCache(), options: options)
+            return try node.rendered(as: format)
+        case .frames(let format):
+            let frames = try await resolveFrames(component, cache: outcomes.makeCache(), options: options)
+            var lines: [String] = []
+            var previous: String?
+            var number = 0
+            for frame in frames {
+                let text = try frame.node.rendered(as: format)
+                // A change the format cannot show (such as which queries a fallback waits on,
+                // in HTML) makes no frame of its own.
+                if text == previous { continue }
+                previous = text
+                number += 1
+                let cause = frame.cause == "initial" ? "initial" : "after \(frame.cause)"
+                lines.append("── frame \(number): \(cause) ──")
+                lines.append(text)
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+}

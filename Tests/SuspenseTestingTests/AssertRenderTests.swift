@@ -1,0 +1,58 @@
+import SuspenseKit
+import Testing
+@testable import SuspenseTesting
+
+@Suite struct AssertRenderTests {
+    let card = Suspense { try MemberCard(id: 1) } fallback: { Text("Loading…") }
+
+    @Test func matchingRenderPasses() async {
+        await assertRender(
+            of: card,
+            as: .tree,
+            outcomes: ["member/1": .value(Member(name: "Ann"))],
+            matches: """
+                Suspense [resolved]
+                └─ MemberCard
+                   └─ <p class="member">
+                      └─ "Hi, I am Ann."
+                """
+        )
+    }
+
+    @Test func framesCanBeComparedInline() async {
+        await assertRender(
+            of: card,
+            as: .frames(.plain),
+            outcomes: ["member/1": .value(Member(name: "Ann"))],
+            matches: """
+                ── frame 1: initial ──
+                Loading…
+                ── frame 2: after member/1 ──
+                Hi, I am Ann.
+                """
+        )
+    }
+
+    @Test func mismatchGivesTheLineDiff() async throws {
+        let message = try #require(
+            await verifyRender(of: card, as: .plain, outcomes: ["member/1": .pending], matches: "Hi, I am Ann.")
+        )
+        #expect(message == """
+            Rendering does not match the expected text
+            (- expected, + actual)
+            @@ −1,1 +1,1 @@
+            -Hi, I am Ann.
+            +Loading…
+            """)
+    }
+
+    @Test func mismatchIsReportedAtTheCallSite() async {
+        let line = #line + 2
+        await withKnownIssue {
+            await assertRender(of: Text("actual"), as: .plain, matches: "expected")
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("-expected\n+actual")
+                && issue.sourceLocation?.line == line
+        }
+    }
+}

@@ -14,6 +14,7 @@ public import SuspenseKit
 ///   - filePath: The caller's file path, where a failure is reported.
 ///   - line: The caller's line, where a failure is reported.
 ///   - column: The caller's column, where a failure is reported.
+///   - isolation: The caller's actor, on which components are evaluated; inferred.
 public func assertRender<C: Component>(
     of component: C,
     as format: SnapshotFormat,
@@ -22,7 +23,8 @@ public func assertRender<C: Component>(
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
-    column: UInt = #column
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
 ) async {
     if let message = await verifyRender(of: component, as: format, outcomes: outcomes, matches: expected) {
         FailureReporter.fail(message, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -35,7 +37,8 @@ func verifyRender<C: Component>(
     of component: C,
     as format: SnapshotFormat,
     outcomes: QueryOutcomes,
-    matches expected: String
+    matches expected: String,
+    isolation: isolated (any Actor)? = #isolation
 ) async -> String? {
     let actual: String
     do {

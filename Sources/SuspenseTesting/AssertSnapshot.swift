@@ -25,6 +25,7 @@ public import SuspenseKit
 ///   - testName: The test's name, which names the golden file.
 ///   - line: The caller's line, where a failure is reported.
 ///   - column: The caller's column, where a failure is reported.
+///   - isolation: The caller's actor, on which components are evaluated; inferred.
 public func assertSnapshot<C: Component>(
     of component: C,
     as format: SnapshotFormat,
@@ -35,7 +36,8 @@ public func assertSnapshot<C: Component>(
     filePath: StaticString = #filePath,
     testName: String = #function,
     line: UInt = #line,
-    column: UInt = #column
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
 ) async {
     let message = await verifySnapshot(
         of: component,
@@ -62,7 +64,8 @@ func verifySnapshot<C: Component>(
     record: SnapshotRecordMode?,
     filePath: String,
     testName: String,
-    environment: [String: String]
+    environment: [String: String],
+    isolation: isolated (any Actor)? = #isolation
 ) async -> String? {
     // The file is chosen before rendering, so that a failed render keeps later numbers stable.
     let file = SnapshotLocation(testFilePath: filePath, testName: testName)

@@ -39,7 +39,11 @@ public struct SnapshotFormat: Sendable {
 
     /// Resolves `component` with `outcomes` stubbed and renders it. Query results are applied in
     /// discovery order, so that the output does not depend on which query finishes first.
-    func snapshot<C: Component>(of component: C, outcomes: QueryOutcomes) async throws -> String {
+    func snapshot<C: Component>(
+        of component: C,
+        outcomes: QueryOutcomes,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> String {
         let options = RenderOptions(deliveryOrder: .discovery)
         switch kind {
         case .final(let format):

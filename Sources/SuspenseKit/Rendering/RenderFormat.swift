@@ -46,13 +46,16 @@ extension Node {
 ///   - format: `.tree`, `.plain` or `.html`.
 ///   - cache: Where query results are kept; a new one by default, or one shared between renders.
 ///   - options: Settings of the render.
+///   - isolation: The caller's actor, on which components are evaluated; inferred, so that
+///     components need not be `Sendable`.
 /// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught; ``InvalidMarkupError``
 ///   for a name HTML cannot carry.
 public func render<C: Component>(
     _ component: C,
     as format: RenderFormat = .html,
     cache: QueryCache = QueryCache(),
-    options: RenderOptions = RenderOptions()
+    options: RenderOptions = RenderOptions(),
+    isolation: isolated (any Actor)? = #isolation
 ) async throws -> String {
     try await resolve(component, cache: cache, options: options).rendered(as: format)
 }

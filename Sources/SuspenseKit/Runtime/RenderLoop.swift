@@ -13,7 +13,8 @@ extension _Resolver {
         _ component: C,
         cache: QueryCache,
         options: RenderOptions,
-        onFrame: ((RenderFrame) -> Void)? = nil
+        onFrame: ((RenderFrame) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> Node {
         let resolver = _Resolver(cache: cache, options: options)
         try resolver.evaluateRoot(component)
@@ -92,10 +93,12 @@ extension _Resolver {
 ///   - component: The root of the tree.
 ///   - cache: Where query results are kept; a new one by default.
 ///   - options: Settings of the render.
+///   - isolation: The caller's actor, on which components are evaluated; inferred.
 public func resolve<C: Component>(
     _ component: C,
     cache: QueryCache = QueryCache(),
-    options: RenderOptions = RenderOptions()
+    options: RenderOptions = RenderOptions(),
+    isolation: isolated (any Actor)? = #isolation
 ) async throws -> Node {
     try await _Resolver.run(component, cache: cache, options: options)
 }
@@ -109,10 +112,12 @@ public func resolve<C: Component>(
 ///   - component: The root of the tree.
 ///   - cache: Where query results are kept; a new one by default.
 ///   - options: Settings of the render.
+///   - isolation: The caller's actor, on which components are evaluated; inferred.
 public func resolveFrames<C: Component>(
     _ component: C,
     cache: QueryCache = QueryCache(),
-    options: RenderOptions = RenderOptions(deliveryOrder: .discovery)
+    options: RenderOptions = RenderOptions(deliveryOrder: .discovery),
+    isolation: isolated (any Actor)? = #isolation
 ) async throws -> [RenderFrame] {
     var frames: [RenderFrame] = []
     _ = try await _Resolver.run(component, cache: cache, options: options) { frames.append($0) }

@@ -25,7 +25,7 @@ struct LineDiff {
     /// Whether the two texts have the same lines (they may still differ in a final newline).
     var isEmpty: Bool { lines.allSatisfy { $0.change == .same } }
 
-    /// The hunks, each with an `@@ −a,b +c,d @@` header, and `context` common lines around
+    /// The hunks, each with an `@@ -a,b +c,d @@` header, and `context` common lines around
     /// every change. Empty when no line differs.
     func unified(context: Int = 3) -> String {
         let changed = lines.indices.filter { lines[$0].change != .same }

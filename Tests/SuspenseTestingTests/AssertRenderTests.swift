@@ -40,7 +40,7 @@ import Testing
         #expect(message == """
             Rendering does not match the expected text
             (- expected, + actual)
-            @@ −1,1 +1,1 @@
+            @@ -1,1 +1,1 @@
             -Hi, I am Ann.
             +Loading…
             """)

@@ -69,7 +69,7 @@ import Testing
             #expect(message == """
                 Snapshot does not match the golden file at \(golden(in: directory).path)
                 (- expected, + actual)
-                @@ −1,1 +1,1 @@
+                @@ -1,1 +1,1 @@
                 -Hello
                 +Hello, Ann
                 """)
@@ -157,7 +157,7 @@ import Testing
         } matching: { issue in
             let comment = issue.comments.map(\.rawValue).joined(separator: "\n")
             return comment.contains("__Snapshots__/AssertSnapshotTests/mismatchIsReportedAtTheCallSite.1.txt")
-                && comment.contains("@@ −1,1 +1,1 @@\n-expected\n+actual")
+                && comment.contains("@@ -1,1 +1,1 @@\n-expected\n+actual")
                 && issue.sourceLocation?.line == line
                 && issue.sourceLocation?.fileName == "AssertSnapshotTests.swift"
         }

@@ -9,14 +9,14 @@ import Testing
 
     @Test func changedLineShowsRemovedThenAdded() {
         let diff = LineDiff(from: "a\nb\nc\n", to: "a\nB\nc\n").unified()
-        #expect(diff == "@@ −1,3 +1,3 @@\n a\n-b\n+B\n c")
+        #expect(diff == "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c")
     }
 
     @Test func contextIsThreeLinesAroundAChange() {
         let old = (1...10).map { "line \($0)" }.joined(separator: "\n")
         let new = old.replacingOccurrences(of: "line 6", with: "line six")
         #expect(LineDiff(from: old, to: new).unified() == """
-            @@ −3,7 +3,7 @@
+            @@ -3,7 +3,7 @@
              line 3
              line 4
              line 5
@@ -35,14 +35,14 @@ import Testing
         new[18] = "nineteen"
         let diff = LineDiff(from: old.joined(separator: "\n"), to: new.joined(separator: "\n")).unified()
         #expect(diff == """
-            @@ −1,5 +1,5 @@
+            @@ -1,5 +1,5 @@
              1
             -2
             +two
              3
              4
              5
-            @@ −16,5 +16,5 @@
+            @@ -16,5 +16,5 @@
              16
              17
              18
@@ -59,13 +59,13 @@ import Testing
         new[7] = "eight"
         let diff = LineDiff(from: old.joined(separator: "\n"), to: new.joined(separator: "\n")).unified()
         #expect(diff.components(separatedBy: "@@ ").count == 2)
-        #expect(diff.hasPrefix("@@ −1,9 +1,9 @@"))
+        #expect(diff.hasPrefix("@@ -1,9 +1,9 @@"))
     }
 
     @Test func insertionsAndDeletionsCountOnlyTheirSide() {
-        #expect(LineDiff(from: "a\nb\n", to: "a\nb\nc\n").unified() == "@@ −1,2 +1,3 @@\n a\n b\n+c")
-        #expect(LineDiff(from: "x\na\n", to: "a\n").unified() == "@@ −1,2 +1,1 @@\n-x\n a")
-        #expect(LineDiff(from: "", to: "new\n").unified() == "@@ −0,0 +1,1 @@\n+new")
+        #expect(LineDiff(from: "a\nb\n", to: "a\nb\nc\n").unified() == "@@ -1,2 +1,3 @@\n a\n b\n+c")
+        #expect(LineDiff(from: "x\na\n", to: "a\n").unified() == "@@ -1,2 +1,1 @@\n-x\n a")
+        #expect(LineDiff(from: "", to: "new\n").unified() == "@@ -0,0 +1,1 @@\n+new")
     }
 
     @Test func shortestEditKeepsTheLongestCommonLines() {

@@ -36,7 +36,7 @@ final class XCTestReportingTests: XCTestCase {
         XCTAssertEqual(captured.first?.line, line)
         let description = captured.first?.description ?? ""
         XCTAssertTrue(description.contains("__Snapshots__/XCTestReportingTests/testMismatchFailsThroughXCTestAtTheCallSite.1.txt"))
-        XCTAssertTrue(description.contains("@@ −1,1 +1,1 @@\n-expected\n+actual"), description)
+        XCTAssertTrue(description.contains("@@ -1,1 +1,1 @@\n-expected\n+actual"), description)
     }
 
     func testInlineMismatchFailsThroughXCTest() async {

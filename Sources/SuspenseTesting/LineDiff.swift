@@ -50,7 +50,7 @@ struct LineDiff {
         // As in `diff -u`: a range of zero lines starts at the line before it.
         let oldStart = start.oldIndex + (oldCount == 0 ? 0 : 1)
         let newStart = start.newIndex + (newCount == 0 ? 0 : 1)
-        var text = "@@ \u{2212}\(oldStart),\(oldCount) +\(newStart),\(newCount) @@"
+        var text = "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@"
         for line in slice {
             switch line.change {
             case .same: text += "\n " + line.text

@@ -20,7 +20,12 @@ enum HTMLEscaping {
     @inlinable
     static func append(_ string: String, to buffer: inout [UInt8], quotes: Bool) {
         var string = string
-        string.withUTF8 { bytes in
+        string.withUTF8 { append($0, to: &buffer, quotes: quotes) }
+    }
+
+    @inlinable
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8], quotes: Bool) {
+        do {
             var extra = 0
             for byte in bytes {
                 switch byte {

@@ -1,155 +1,138 @@
 /// Renders HTML: text and attribute values escaped, attributes in order, void elements without
 /// closing tags. Iterative, so that deep trees cannot overflow the stack.
 ///
-/// Written for speed, since it runs once per node of every page: bytes go into one `[UInt8]`
-/// buffer that becomes the `String` at the end; children are walked by index, never copied onto
-/// a stack of steps; each distinct tag is checked and classified (void, block) once per render.
+/// Written for speed, since it runs once per node of every page: one loop over the entries of a
+/// ``RenderTree``, bytes into one buffer; each distinct tag is checked and classified (void,
+/// block) once per render.
 enum HTMLRenderer {
-    static func render(_ root: Node, pretty: Bool) throws -> String {
-        var writer = HTMLWriter(pretty: pretty)
-        try writer.write(root)
-        return String(decoding: writer.buffer, as: UTF8.self)
-    }
-}
-
-struct HTMLWriter {
-    let pretty: Bool
-    var buffer: [UInt8] = []
-    var tags = TagTable()
-
-    /// Children being walked: the element to close after them, if any.
-    private struct Frame {
-        let children: [Node]
-        var index = 0
-        /// The depth of the children, for pretty-printing.
-        let depth: Int
-        let closeTag: String?
-        let closeDepth: Int
-        let blockChildren: Bool
-    }
-
-    init(pretty: Bool) {
-        self.pretty = pretty
-        buffer.reserveCapacity(4096)
-    }
-
-    mutating func write(_ root: Node) throws {
-        var stack: [Frame] = []
-        try enter(root, depth: 0, stack: &stack)
-        while !stack.isEmpty {
-            let top = stack.count - 1
-            let index = stack[top].index
-            if index == stack[top].children.count {
-                let frame = stack.removeLast()
-                if let tag = frame.closeTag {
-                    if frame.blockChildren { newline(frame.closeDepth) }
-                    appendClosingTag(tag)
-                }
-                continue
-            }
-            stack[top].index = index + 1
-            let child = stack[top].children[index]
-            try enter(child, depth: stack[top].depth, stack: &stack)
+    static func render(_ tree: RenderTree, pretty: Bool) throws -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(estimatedSize(of: tree))
+        var tags = TagTable(count: tree.names.names.count)
+        // Open elements: where each one's subtree ends, its tag, its depth.
+        var open: [(end: Int, tag: Int32, depth: Int, blockChildren: Bool)] = []
+        func newline(_ depth: Int) {
+            guard pretty, !buffer.isEmpty else { return }
+            buffer.append(UInt8(ascii: "\n"))
+            buffer.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * max(depth, 0)))
         }
-    }
-
-    private mutating func enter(_ node: Node, depth: Int, stack: inout [Frame]) throws {
-        switch node.kind {
-        case .text(let text):
-            HTMLEscaping.appendText(text, to: &buffer)
-        case .rawHTML(let html):
-            buffer.append(contentsOf: html.utf8)
-        case .element(let tag, let attributes):
-            let info = try tags.info(for: tag)
-            if pretty && info.isBlock { newline(depth) }
+        func closeTag(_ tag: Int32) {
             buffer.append(UInt8(ascii: "<"))
-            buffer.append(contentsOf: tag.utf8)
-            for attribute in attributes {
-                try HTMLNames.checkAttribute(attribute.name, tag: tag)
-                buffer.append(UInt8(ascii: " "))
-                buffer.append(contentsOf: attribute.name.utf8)
-                buffer.append(UInt8(ascii: "="))
-                buffer.append(UInt8(ascii: "\""))
-                HTMLEscaping.appendAttribute(attribute.value, to: &buffer)
-                buffer.append(UInt8(ascii: "\""))
-            }
+            buffer.append(UInt8(ascii: "/"))
+            appendName(tag, of: tree, to: &buffer)
             buffer.append(UInt8(ascii: ">"))
-            let children = node.children
-            if info.isVoid {
-                guard children.isEmpty else {
-                    throw InvalidMarkupError(
-                        message: "<\(tag)> is a void element and cannot have children; "
-                            + "its \(children.count) children would be lost"
-                    )
-                }
-                return
-            }
-            if children.isEmpty {
-                appendClosingTag(tag)
-                return
-            }
-            let blockChildren = pretty && children.contains(where: HTMLWriter.containsBlock)
-            stack.append(
-                Frame(children: children, depth: depth + 1, closeTag: tag, closeDepth: depth, blockChildren: blockChildren)
-            )
-        case .fragment, .component, .suspense, .errorBoundary:
-            let children = node.children
-            if children.isEmpty { return }
-            stack.append(Frame(children: children, depth: depth, closeTag: nil, closeDepth: depth, blockChildren: false))
         }
+        let entries = tree.entries
+        for index in entries.indices {
+            while let top = open.last, top.end <= index {
+                open.removeLast()
+                if top.blockChildren { newline(top.depth) }
+                closeTag(top.tag)
+            }
+            let entry = entries[index]
+            switch entry.kind {
+            case .text:
+                tree.withBytes(of: entry) { HTMLEscaping.append($0, to: &buffer, quotes: false) }
+            case .rawHTML:
+                tree.withBytes(of: entry) { buffer.append(contentsOf: $0) }
+            case .element:
+                let depth = open.count
+                let tag = tree.names[entry.a]
+                let info = try tags.info(for: entry.a, tag: tag)
+                if pretty && info.isBlock { newline(depth) }
+                buffer.append(UInt8(ascii: "<"))
+                appendName(entry.a, of: tree, to: &buffer)
+                if entry.b >= 0 {
+                    for attribute in tree.attributeLists[Int(entry.b)] {
+                        try HTMLNames.checkAttribute(attribute.name, tag: tag)
+                        buffer.append(UInt8(ascii: " "))
+                        buffer.append(contentsOf: attribute.name.utf8)
+                        buffer.append(UInt8(ascii: "="))
+                        buffer.append(UInt8(ascii: "\""))
+                        HTMLEscaping.appendAttribute(attribute.value, to: &buffer)
+                        buffer.append(UInt8(ascii: "\""))
+                    }
+                }
+                buffer.append(UInt8(ascii: ">"))
+                let end = Int(entry.end)
+                if info.isVoid {
+                    guard end == index + 1 else {
+                        var children = 0
+                        var child = index + 1
+                        while child < end {
+                            children += 1
+                            child = Int(entries[child].end)
+                        }
+                        throw InvalidMarkupError(
+                            message: "<\(tag)> is a void element and cannot have children; "
+                                + "its \(children) children would be lost"
+                        )
+                    }
+                } else if end == index + 1 {
+                    closeTag(entry.a)
+                } else {
+                    let blockChildren = pretty && containsBlock(tree, from: index + 1, to: end)
+                    open.append((end, entry.a, depth, blockChildren))
+                }
+            case .fragment, .component, .suspense, .errorBoundary:
+                break
+            }
+        }
+        while let top = open.popLast() {
+            if top.blockChildren { newline(top.depth) }
+            closeTag(top.tag)
+        }
+        return buffer
+    }
+
+    /// The output's size if nothing needed escaping: enough that the buffer rarely grows.
+    static func estimatedSize(of tree: RenderTree) -> Int {
+        tree.bytes.count + tree.entries.count * 8 + 64
     }
 
     @inline(__always)
-    private mutating func appendClosingTag(_ tag: String) {
-        buffer.append(UInt8(ascii: "<"))
-        buffer.append(UInt8(ascii: "/"))
-        buffer.append(contentsOf: tag.utf8)
-        buffer.append(UInt8(ascii: ">"))
+    private static func appendName(_ index: Int32, of tree: RenderTree, to buffer: inout [UInt8]) {
+        var name = tree.names[index]
+        name.withUTF8 { buffer.append(contentsOf: $0) }
     }
 
-    private mutating func newline(_ depth: Int) {
-        guard pretty, !buffer.isEmpty else { return }
-        buffer.append(UInt8(ascii: "\n"))
-        buffer.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * max(depth, 0)))
-    }
-
-    /// Whether a node is, or transparently holds, a block element (for pretty-printing).
-    private static func containsBlock(_ node: Node) -> Bool {
-        switch node.kind {
-        case .element(let tag, _): return PlainRenderer.blockTags.contains(tag)
-        case .text, .rawHTML: return false
-        case .fragment, .component, .suspense, .errorBoundary: return node.children.contains(where: containsBlock)
+    /// Whether any entry in `start..<end`, looking through transparent nodes only, is a block
+    /// element (for pretty-printing).
+    private static func containsBlock(_ tree: RenderTree, from start: Int, to end: Int) -> Bool {
+        var index = start
+        while index < end {
+            let entry = tree.entries[index]
+            switch entry.kind {
+            case .element:
+                if PlainRenderer.blockTags.contains(tree.names[entry.a]) { return true }
+                index = Int(entry.end)
+            case .text, .rawHTML, .fragment, .component, .suspense, .errorBoundary:
+                index += 1
+            }
         }
+        return false
     }
 }
 
-/// The tags seen in one render, each checked and classified once: a page uses a handful of
-/// distinct tags thousands of times, and comparing a short string beats hashing it.
+/// The tags of one render, each checked and classified once, by its index in the tree's names.
 struct TagTable {
     struct Info {
         let isVoid: Bool
         let isBlock: Bool
     }
 
-    private var tags: [String] = []
-    private var infos: [Info] = []
+    private var infos: [Info?]
 
-    @inline(__always)
-    mutating func info(for tag: String) throws -> Info {
-        for index in tags.indices where tags[index] == tag {
-            return infos[index]
-        }
-        return try add(tag)
+    init(count: Int) {
+        infos = Array(repeating: nil, count: count)
     }
 
-    private mutating func add(_ tag: String) throws -> Info {
+    @inline(__always)
+    mutating func info(for index: Int32, tag: String) throws -> Info {
+        if let info = infos[Int(index)] { return info }
         try HTMLNames.checkTag(tag)
         let info = Info(isVoid: HTMLNames.voidElements.contains(tag), isBlock: PlainRenderer.blockTags.contains(tag))
-        // A page with very many distinct tags (custom elements) falls back to checking each time.
-        if tags.count < 32 {
-            tags.append(tag)
-            infos.append(info)
-        }
+        infos[Int(index)] = info
         return info
     }
 }

@@ -7,61 +7,59 @@ enum PlainRenderer {
         "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
     ]
 
-    static func render(_ root: Node) -> String {
-        // Bytes into one buffer, children walked by index: see HTMLRenderer.
+    static func render(_ tree: RenderTree) -> [UInt8] {
+        // One loop over the tree's entries, bytes into one buffer: see HTMLRenderer.
         var output: [UInt8] = []
-        output.reserveCapacity(4096)
+        output.reserveCapacity(tree.bytes.count + 64)
         var lineIsEmpty = true
         var needsBreak = false
-        func write(_ text: String) {
-            var text = text
-            text.withUTF8 { bytes in
-                guard let last = bytes.last else { return }
-                if needsBreak, !lineIsEmpty {
-                    output.append(UInt8(ascii: "\n"))
-                    lineIsEmpty = true
-                }
-                needsBreak = false
-                output.append(contentsOf: bytes)
-                // The last Character is "\n" (and not "\r\n", one Character) exactly when:
-                lineIsEmpty = last == UInt8(ascii: "\n") && (bytes.count == 1 || bytes[bytes.count - 2] != UInt8(ascii: "\r"))
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let last = bytes.last else { return }
+            if needsBreak, !lineIsEmpty {
+                output.append(UInt8(ascii: "\n"))
+                lineIsEmpty = true
             }
+            needsBreak = false
+            output.append(contentsOf: bytes)
+            // The last Character is "\n" (and not "\r\n", one Character) exactly when:
+            lineIsEmpty =
+                last == UInt8(ascii: "\n") && (bytes.count == 1 || bytes[bytes.count - 2] != UInt8(ascii: "\r"))
         }
-        struct Frame {
-            let children: [Node]
-            var index = 0
-            let isBlock: Bool
-        }
-        var stack: [Frame] = [Frame(children: [root], isBlock: false)]
-        while !stack.isEmpty {
-            let top = stack.count - 1
-            let index = stack[top].index
-            if index == stack[top].children.count {
-                if stack.removeLast().isBlock { needsBreak = true }
-                continue
+        // Where each open block element's subtree ends.
+        var blockEnds: [Int] = []
+        let entries = tree.entries
+        var index = 0
+        while index < entries.count {
+            while let end = blockEnds.last, end <= index {
+                blockEnds.removeLast()
+                needsBreak = true
             }
-            stack[top].index = index + 1
-            let node = stack[top].children[index]
-            switch node.kind {
-            case .text(let text):
-                write(text)
-            case .rawHTML(let html):
-                write(strippingTags(html))
-            case .element(let tag, _):
+            let entry = entries[index]
+            switch entry.kind {
+            case .text:
+                tree.withBytes(of: entry, write)
+            case .rawHTML:
+                var text = strippingTags(tree.string(of: entry))
+                text.withUTF8(write)
+            case .element:
+                let tag = tree.names[entry.a]
                 if tag == "br" {
                     output.append(UInt8(ascii: "\n"))
                     lineIsEmpty = true
                     needsBreak = false
+                    index = Int(entry.end)  // its children, if any, show nothing
                     continue
                 }
-                let isBlock = blockTags.contains(tag)
-                if isBlock { needsBreak = true }
-                stack.append(Frame(children: node.children, isBlock: isBlock))
+                if blockTags.contains(tag) {
+                    needsBreak = true
+                    blockEnds.append(Int(entry.end))
+                }
             case .fragment, .component, .suspense, .errorBoundary:
-                stack.append(Frame(children: node.children, isBlock: false))
+                break
             }
+            index += 1
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     static func strippingTags(_ html: String) -> String {

@@ -28,6 +28,16 @@ extension Node {
     /// Throws ``InvalidMarkupError`` when HTML is asked for and an element or attribute name
     /// cannot be written as HTML, or a void element has children.
     public func rendered(as format: RenderFormat) throws -> String {
+        try RenderTree(self).rendered(as: format)
+    }
+}
+
+extension RenderTree {
+    func rendered(as format: RenderFormat) throws -> String {
+        String(decoding: try renderedBytes(as: format), as: UTF8.self)
+    }
+
+    func renderedBytes(as format: RenderFormat) throws -> [UInt8] {
         switch format.kind {
         case .tree: return TreeRenderer.render(self)
         case .plain: return PlainRenderer.render(self)
@@ -54,5 +64,10 @@ public func render<C: Component>(
     cache: QueryCache = QueryCache(),
     options: RenderOptions = RenderOptions()
 ) async throws -> String {
-    try await resolve(component, cache: cache, options: options).rendered(as: format)
+    // Straight from the resolver's tree to bytes, never through `Node`; the tree is let go
+    // before the bytes become the string, so that both are not held at once.
+    var tree: RenderTree? = try await _Resolver.run(component, cache: cache, options: options)
+    let bytes = try tree!.renderedBytes(as: format)
+    tree = nil
+    return String(decoding: bytes, as: UTF8.self)
 }

@@ -1,48 +1,47 @@
 /// Renders the `.tree` format: one node per line, box-drawing indentation.
 enum TreeRenderer {
-    static func render(_ root: Node) -> String {
-        // Bytes into one buffer, one shared prefix that grows and shrinks with the depth, children
-        // walked by index: see HTMLRenderer.
+    static func render(_ tree: RenderTree) -> [UInt8] {
+        // One loop over the tree's entries, bytes into one buffer, one shared prefix that grows and
+        // shrinks with the depth: see HTMLRenderer.
         var output: [UInt8] = []
-        output.reserveCapacity(4096)
+        output.reserveCapacity(tree.bytes.count + tree.entries.count * 12 + 64)
         var prefix: [UInt8] = []
-        struct Frame {
-            let children: [Node]
-            var index = 0
-            /// The length of the prefix of these children's lines.
-            let prefixLength: Int
-        }
-        let top = root.kind == .fragment ? root.children : [root]
-        var stack: [Frame] = []
-        for (position, node) in top.enumerated() {
-            if position > 0 { output.append(UInt8(ascii: "\n")) }
-            appendLabel(of: node, to: &output)
-            stack.append(Frame(children: node.children, prefixLength: 0))
+        let entries = tree.entries
+        guard !entries.isEmpty else { return [] }
+        // The top-level nodes: the root's children when it is the fragment of a resolved tree.
+        var top = entries[0].kind == .fragment ? 1 : 0
+        let topEnd = entries[0].kind == .fragment ? Int(entries[0].end) : 1
+        // Open ancestors: where each one's subtree ends, and the length of its children's prefix.
+        var open: [(end: Int, prefixLength: Int)] = []
+        var isFirstLine = true
+        while top < topEnd {
+            if !isFirstLine { output.append(UInt8(ascii: "\n")) }
+            isFirstLine = false
+            appendLabel(of: entries[top], in: tree, to: &output)
+            let end = Int(entries[top].end)
+            open.removeAll(keepingCapacity: true)
+            open.append((end, 0))
             prefix.removeAll(keepingCapacity: true)
-            while !stack.isEmpty {
-                let last = stack.count - 1
-                let index = stack[last].index
-                let children = stack[last].children
-                if index == children.count {
-                    stack.removeLast()
-                    continue
-                }
-                stack[last].index = index + 1
-                let child = children[index]
-                let isLast = index == children.count - 1
-                let prefixLength = stack[last].prefixLength
+            var index = top + 1
+            while index < end {
+                while let last = open.last, last.end <= index { open.removeLast() }
+                let parent = open[open.count - 1]
+                let entry = entries[index]
+                let isLast = Int(entry.end) == parent.end
                 output.append(UInt8(ascii: "\n"))
-                output.append(contentsOf: prefix[..<prefixLength])
+                output.append(contentsOf: prefix[..<parent.prefixLength])
                 output.append(contentsOf: isLast ? lastBranch : branch)
-                appendLabel(of: child, to: &output)
-                if !child.children.isEmpty {
-                    prefix.removeSubrange(prefixLength...)
+                appendLabel(of: entry, in: tree, to: &output)
+                if Int(entry.end) > index + 1 {
+                    prefix.removeSubrange(parent.prefixLength...)
                     prefix.append(contentsOf: isLast ? space : bar)
-                    stack.append(Frame(children: child.children, prefixLength: prefix.count))
+                    open.append((Int(entry.end), prefix.count))
                 }
+                index += 1
             }
+            top = end
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     private static let branch = Array("├─ ".utf8)
@@ -52,31 +51,32 @@ enum TreeRenderer {
 
     /// Appends a node's label; text and elements, the nodes of every page, without building
     /// strings.
-    private static func appendLabel(of node: Node, to output: inout [UInt8]) {
-        switch node.kind {
-        case .text(let text):
-            appendQuoted(text, to: &output)
-        case .element(let tag, let attributes):
+    private static func appendLabel(of entry: RenderTree.Entry, in tree: RenderTree, to output: inout [UInt8]) {
+        switch entry.kind {
+        case .text:
+            tree.withBytes(of: entry) { appendQuoted($0, to: &output) }
+        case .element:
             output.append(UInt8(ascii: "<"))
-            output.append(contentsOf: tag.utf8)
-            for attribute in attributes {
+            output.append(contentsOf: tree.names[entry.a].utf8)
+            for attribute in tree.attributes(of: entry) {
                 output.append(UInt8(ascii: " "))
                 output.append(contentsOf: attribute.name.utf8)
                 output.append(UInt8(ascii: "="))
-                appendQuoted(attribute.value, to: &output)
+                var value = attribute.value
+                value.withUTF8 { appendQuoted($0, to: &output) }
             }
             output.append(UInt8(ascii: ">"))
-        case .component(let name):
-            output.append(contentsOf: name.utf8)
-        default:
-            output.append(contentsOf: label(of: node).utf8)
+        case .component:
+            output.append(contentsOf: tree.names[entry.a].utf8)
+        case .fragment, .rawHTML, .suspense, .errorBoundary:
+            output.append(contentsOf: label(of: tree.kind(of: entry)).utf8)
         }
     }
 
     /// `quoted(text)`, appended as bytes: every character it escapes is ASCII.
-    private static func appendQuoted(_ text: String, to output: inout [UInt8]) {
+    private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        for byte in text {
             switch byte {
             case UInt8(ascii: "\""):
                 output.append(UInt8(ascii: "\\"))
@@ -102,8 +102,8 @@ enum TreeRenderer {
         output.append(UInt8(ascii: "\""))
     }
 
-    static func label(of node: Node) -> String {
-        switch node.kind {
+    static func label(of kind: Node.Kind) -> String {
+        switch kind {
         case .fragment:
             return "Fragment"
         case .text(let text):

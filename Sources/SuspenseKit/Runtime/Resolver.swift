@@ -8,7 +8,9 @@
 public final class _Resolver {
     var context: EvaluationContext
     let root: SuspenseRecord
-    let rootNode = BuildNode(.fragment)
+    /// The tree being resolved; see ``NodeArena``.
+    var nodes = NodeArena()
+    let rootNode: NodeArena.ID
     let options: RenderOptions
 
     /// Queries discovered since the last call to `takeNewQueries()`, in discovery order.
@@ -30,7 +32,15 @@ public final class _Resolver {
         self.cache = cache
         self.options = options
         let rootScope = Scope(parent: nil)
-        root = SuspenseRecord(outer: nil, typedValueType: nil, content: nil, fallback: nil)
+        rootNode = nodes.makeFragment()
+        root = SuspenseRecord(
+            outer: nil,
+            contentNode: nodes.makeFragment(),
+            fallbackNode: nodes.makeFragment(),
+            typedValueType: nil,
+            content: nil,
+            fallback: nil
+        )
         root.contentScope = rootScope
         context = EvaluationContext(parent: rootNode, scope: rootScope, suspense: root, errorBoundary: nil, path: [])
     }
@@ -69,8 +79,7 @@ public final class _Resolver {
 
     func resolveComposite<C: Component>(_ component: C) throws {
         let name = name(of: C.self)
-        let node = BuildNode(.component(name: name))
-        context.parent.children.append(node)
+        let node = nodes.appendComponent(name: name, to: context.parent)
         let saved = context
         context.parent = node
         context.path.append(name)
@@ -90,13 +99,21 @@ public final class _Resolver {
         try C.Body._resolve(body, in: self)
     }
 
-    func appendLeaf(_ kind: BuildNode.Kind) {
-        context.parent.children.append(BuildNode(kind))
+    /// A node without children.
+    enum Leaf {
+        case text(String)
+        case rawHTML(String)
+    }
+
+    func appendLeaf(_ leaf: Leaf) {
+        switch leaf {
+        case .text(let text): nodes.appendText(text, to: context.parent)
+        case .rawHTML(let html): nodes.appendRawHTML(html, to: context.parent)
+        }
     }
 
     func resolveElement(tag: String, attributes: [Attribute], content: (_Resolver) throws -> Void) throws {
-        let node = BuildNode(.element(tag: tag, attributes: attributes))
-        context.parent.children.append(node)
+        let node = nodes.appendElement(tag: tag, attributes: attributes, to: context.parent)
         let saved = context.parent
         context.parent = node
         defer { context.parent = saved }
@@ -110,11 +127,13 @@ public final class _Resolver {
     ) throws {
         let record = SuspenseRecord(
             outer: context,
+            contentNode: nodes.makeFragment(),
+            fallbackNode: nodes.makeFragment(),
             typedValueType: typedValueType,
             content: content,
             fallback: fallback
         )
-        context.parent.children.append(BuildNode(.suspense(record)))
+        nodes.appendSuspense(record, to: context.parent)
         try evaluateContent(of: record, value: nil)
         if record.pendingCount == 0 {
             record.isResolved = true
@@ -154,8 +173,13 @@ public final class _Resolver {
         content: (_Resolver) throws -> Void,
         fallback: @escaping (_Resolver, any Error) throws -> Void
     ) throws {
-        let record = ErrorBoundaryRecord(outer: context, fallback: fallback)
-        context.parent.children.append(BuildNode(.errorBoundary(record)))
+        let record = ErrorBoundaryRecord(
+            outer: context,
+            contentNode: nodes.makeFragment(),
+            fallbackNode: nodes.makeFragment(),
+            fallback: fallback
+        )
+        nodes.appendErrorBoundary(record, to: context.parent)
         let saved = context
         context.parent = record.contentNode
         context.scope = record.contentScope
@@ -177,7 +201,7 @@ public final class _Resolver {
         record.caught = underlying
         changed = true
         record.contentScope.kill(retiring: retire)
-        record.contentNode.children = []
+        nodes.removeChildren(of: record.contentNode)
         let saved = context
         context = record.outer
         context.parent = record.fallbackNode
@@ -203,6 +227,7 @@ public final class _Resolver {
     ) throws {
         let (query, label, target) = try identify(promise, component: component, errorPath: errorPath)
         let slot = Slot(
+            node: nodes.makeFragment(),
             context: context,
             component: component,
             errorPath: errorPath,
@@ -211,7 +236,7 @@ public final class _Resolver {
             thunk: thunk
         )
         slot.deliversTo = target
-        context.parent.children.append(slot.node)
+        nodes.link(slot.node, to: context.parent)
         context.scope.register(slot)
         context.suspense.pendingCount += 1
         context.suspense.slots.append(slot)
@@ -289,7 +314,7 @@ public final class _Resolver {
             changed = true
             record.fallbackScope?.kill(retiring: retire)
             record.fallbackScope = nil
-            record.fallbackNode.children = []
+            nodes.removeChildren(of: record.fallbackNode)
         }
     }
 
@@ -375,7 +400,7 @@ public final class _Resolver {
         changed = true
         record.contentScope.kill(retiring: retire)
         record.contentScope = Scope(parent: outer.scope)
-        record.contentNode.children = []
+        nodes.removeChildren(of: record.contentNode)
         do {
             try evaluateContent(of: record, value: value)
         } catch {

@@ -1,24 +1,3 @@
-/// A node of the tree being resolved. Internal; materialized into ``Node`` for renderers.
-final class BuildNode {
-    enum Kind {
-        case fragment
-        case text(String)
-        case rawHTML(String)
-        case element(tag: String, attributes: [Attribute])
-        case component(name: String)
-        case suspense(SuspenseRecord)
-        case errorBoundary(ErrorBoundaryRecord)
-        case slot(Slot)
-    }
-
-    let kind: Kind
-    var children: [BuildNode] = []
-
-    init(_ kind: Kind) {
-        self.kind = kind
-    }
-}
-
 /// A region of the tree that can be discarded as a whole: the content of a boundary that caught
 /// an error, the fallback of a Suspense that resolved. Discarding it retires every slot in it.
 final class Scope {
@@ -59,7 +38,7 @@ enum QueryID: Hashable, Sendable {
 
 /// Where evaluation is happening: what a suspended child captures to be re-evaluated later.
 struct EvaluationContext {
-    var parent: BuildNode
+    var parent: NodeArena.ID
     var scope: Scope
     var suspense: SuspenseRecord
     var errorBoundary: ErrorBoundaryRecord?
@@ -68,7 +47,7 @@ struct EvaluationContext {
 
 /// A child that suspended: re-evaluated in its captured context once its query resolves.
 final class Slot {
-    let node: BuildNode
+    let node: NodeArena.ID
     let context: EvaluationContext
     let component: String
     /// The path of the component, where errors it throws are located.
@@ -83,6 +62,7 @@ final class Slot {
     var deliversTo: SuspenseRecord?
 
     init(
+        node: NodeArena.ID,
         context: EvaluationContext,
         component: String,
         errorPath: [String],
@@ -90,7 +70,7 @@ final class Slot {
         queryLabel: String,
         thunk: @escaping (_Resolver) throws -> Void
     ) {
-        self.node = BuildNode(.fragment)
+        self.node = node
         var context = context
         context.parent = node
         self.context = context
@@ -105,8 +85,9 @@ final class Slot {
 final class SuspenseRecord {
     /// Where the Suspense itself lives; its fallback is evaluated here.
     let outer: EvaluationContext?
-    let contentNode = BuildNode(.fragment)
-    let fallbackNode = BuildNode(.fragment)
+    /// Fragments in the resolver's arena holding the content and the fallback.
+    let contentNode: NodeArena.ID
+    let fallbackNode: NodeArena.ID
     var contentScope: Scope
     var fallbackScope: Scope?
     var pendingCount = 0
@@ -120,11 +101,15 @@ final class SuspenseRecord {
 
     init(
         outer: EvaluationContext?,
+        contentNode: NodeArena.ID,
+        fallbackNode: NodeArena.ID,
         typedValueType: (any Any.Type)?,
         content: ((_Resolver, Any?) throws -> Void)?,
         fallback: ((_Resolver) throws -> Void)?
     ) {
         self.outer = outer
+        self.contentNode = contentNode
+        self.fallbackNode = fallbackNode
         self.contentScope = Scope(parent: outer?.scope)
         self.typedValueType = typedValueType
         self.content = content
@@ -147,14 +132,22 @@ final class SuspenseRecord {
 final class ErrorBoundaryRecord {
     /// Where the ErrorBoundary itself lives; its fallback is evaluated here.
     let outer: EvaluationContext
-    let contentNode = BuildNode(.fragment)
-    let fallbackNode = BuildNode(.fragment)
+    /// Fragments in the resolver's arena holding the content and the fallback.
+    let contentNode: NodeArena.ID
+    let fallbackNode: NodeArena.ID
     let contentScope: Scope
     var caught: (any Error)?
     let fallback: (_Resolver, any Error) throws -> Void
 
-    init(outer: EvaluationContext, fallback: @escaping (_Resolver, any Error) throws -> Void) {
+    init(
+        outer: EvaluationContext,
+        contentNode: NodeArena.ID,
+        fallbackNode: NodeArena.ID,
+        fallback: @escaping (_Resolver, any Error) throws -> Void
+    ) {
         self.outer = outer
+        self.contentNode = contentNode
+        self.fallbackNode = fallbackNode
         self.contentScope = Scope(parent: outer.scope)
         self.fallback = fallback
     }

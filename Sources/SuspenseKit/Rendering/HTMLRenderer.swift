@@ -85,9 +85,11 @@ enum HTMLRenderer {
         return buffer
     }
 
-    /// The output's size if nothing needed escaping: enough that the buffer rarely grows.
+    /// More than the output needs unless much of the text is escaped, so that the buffer almost
+    /// never grows: growing copies it, and holds old and new copies at once. Capacity never
+    /// written is never touched, and costs no resident memory.
     static func estimatedSize(of tree: RenderTree) -> Int {
-        tree.bytes.count + tree.entries.count * 8 + 64
+        tree.bytes.count * 3 / 2 + tree.entries.count * 12 + 64
     }
 
     @inline(__always)

@@ -1,5 +1,5 @@
-import Synchronization
 public import SuspenseKit
+import Synchronization
 
 /// The text of item `index`: every item needs escaping in HTML (`<`, `>`, `&`) and in `.tree`
 /// (`"`).

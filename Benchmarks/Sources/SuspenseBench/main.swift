@@ -4,6 +4,7 @@
 //
 //     swift run -c release --package-path Benchmarks SuspenseBench [--runs N] [--items N]
 //                                                                   [--memory-items N] [--no-plot]
+//                                                                   [--only 1,2,…]
 //     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline N
 //
 // Peak memory is measured in a fresh subprocess per subject (this executable with
@@ -19,6 +20,8 @@ struct Options {
     var slowCount = 1_000
     var sharedCount = 10_000
     var plot = true
+    /// The benchmarks to run, by number: all by default.
+    var only: Set<Int> = [1, 2, 3, 4, 5]
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -28,6 +31,7 @@ struct Options {
             case "--items": items = Int(iterator.next() ?? "") ?? items
             case "--memory-items": memoryItems = Int(iterator.next() ?? "") ?? memoryItems
             case "--no-plot": plot = false
+            case "--only": only = Set((iterator.next() ?? "").split(separator: ",").compactMap { Int($0) })
             default: break
             }
         }
@@ -211,85 +215,110 @@ struct SuspenseBench {
         func row(_ cells: String...) { rows.append("| " + cells.joined(separator: " | ") + " |") }
 
         // 1. Static tree.
-        var subjects: [() async throws -> Void] = [
-            { consume(Baseline.html(count: n)) },
-            { consume(try await Workloads.staticTree(count: n, as: .html)) },
-        ]
-        if options.plot { subjects.append { consume(PlotTrees.html(count: n)) } }
-        let html = try await measureInterleaved(runs: options.runs, subjects)
-        let plotTime = options.plot ? formatMS(median(html[2])) : "—"
-        row(
-            "1. static tree, \(nText) `<li>`, `.html`", formatMS(median(html[1])), formatMS(median(html[0])),
-            formatRatio(median(html[1]) / median(html[0])), "≤ 1.5×", plotTime
-        )
-        for (name, format, baseline) in [
-            ("`.tree`", RenderFormat.tree, { Baseline.tree(count: n) }),
-            ("`.plain`", RenderFormat.plain, { Baseline.plain(count: n) }),
-        ] as [(String, RenderFormat, () -> String)] {
-            let times = try await measureInterleaved(runs: options.runs, [
-                { consume(baseline()) },
-                { consume(try await Workloads.staticTree(count: n, as: format)) },
-            ])
+        if options.only.contains(1) {
+            var subjects: [() async throws -> Void] = [
+                { consume(Baseline.html(count: n)) },
+                { consume(try await Workloads.staticTree(count: n, as: .html)) },
+            ]
+            if options.plot { subjects.append { consume(PlotTrees.html(count: n)) } }
+            let html = try await measureInterleaved(runs: options.runs, subjects)
+            let plotTime = options.plot ? formatMS(median(html[2])) : "—"
             row(
-                "1. static tree, \(nText) `<li>`, \(name)", formatMS(median(times[1])), formatMS(median(times[0])),
-                formatRatio(median(times[1]) / median(times[0])), "—", "—"
+                "1. static tree, \(nText) `<li>`, `.html`", formatMS(median(html[1])), formatMS(median(html[0])),
+                formatRatio(median(html[1]) / median(html[0])), "≤ 1.5×", plotTime
             )
+            for (name, format, baseline) in [
+                ("`.tree`", RenderFormat.tree, { Baseline.tree(count: n) }),
+                ("`.plain`", RenderFormat.plain, { Baseline.plain(count: n) }),
+            ] as [(String, RenderFormat, () -> String)] {
+                let times = try await measureInterleaved(
+                    runs: options.runs,
+                    [
+                        { consume(baseline()) },
+                        { consume(try await Workloads.staticTree(count: n, as: format)) },
+                    ])
+                row(
+                    "1. static tree, \(nText) `<li>`, \(name)", formatMS(median(times[1])), formatMS(median(times[0])),
+                    formatRatio(median(times[1]) / median(times[0])), "—", "—"
+                )
+            }
+
         }
 
         // 2. Every item suspends on its own key.
-        let suspending = try await measureInterleaved(runs: options.runs, [
-            { consume(Baseline.html(count: n)) },
-            { consume(try await Workloads.suspendingItems(count: n)) },
-        ])
-        row(
-            "2. every item suspends on its own key, \(nText) queries, one Suspense",
-            formatMS(median(suspending[1])), formatMS(median(suspending[0])),
-            formatRatio(median(suspending[1]) / median(suspending[0])), "≤ 5×", "(cannot suspend)"
-        )
+        if options.only.contains(2) {
+            let suspending = try await measureInterleaved(
+                runs: options.runs,
+                [
+                    { consume(Baseline.html(count: n)) },
+                    { consume(try await Workloads.suspendingItems(count: n)) },
+                ])
+            row(
+                "2. every item suspends on its own key, \(nText) queries, one Suspense",
+                formatMS(median(suspending[1])), formatMS(median(suspending[0])),
+                formatRatio(median(suspending[1]) / median(suspending[0])), "≤ 5×", "(cannot suspend)"
+            )
+
+        }
 
         // 3. Sibling queries of 50 ms each.
-        let slow = try await measureInterleaved(runs: options.runs, [
-            { consume(try await Workloads.slowSiblings(count: options.slowCount, delay: .milliseconds(50))) }
-        ])
-        let slowMedian = median(slow[0])
-        row(
-            "3. \(options.slowCount.formatted()) siblings × 50 ms query: wall", formatMS(slowMedian),
-            "50 ms (the slowest query)", formatRatio(slowMedian / 50), "≤ 60 ms", "—"
-        )
+        if options.only.contains(3) {
+            // The floor, measured in the same run: one query of 50 ms alone.
+            let slow = try await measureInterleaved(
+                runs: options.runs,
+                [
+                    { consume(try await Workloads.slowSiblings(count: 1, delay: .milliseconds(50))) },
+                    { consume(try await Workloads.slowSiblings(count: options.slowCount, delay: .milliseconds(50))) },
+                ])
+            let slowMedian = median(slow[1])
+            row(
+                "3. \(options.slowCount.formatted()) siblings × 50 ms query: wall", formatMS(slowMedian),
+                "\(formatMS(median(slow[0]))) (1 sibling × 50 ms)", formatRatio(slowMedian / median(slow[0])),
+                "≤ 60 ms",
+                "—"
+            )
+        }
 
         // 4. One key shared by many components.
-        var executions: [Int] = []
-        let sharedTimes = try await measureInterleaved(runs: options.runs, [
-            { consume(Baseline.html(count: options.sharedCount) { _ in sharedText }) },
-            {
-                let result = try await Workloads.sharedKey(count: options.sharedCount)
-                executions.append(result.executions)
-                consume(result.output)
-            },
-        ])
-        let executionSummary = Set(executions).sorted().map(String.init).joined(separator: ", ")
-        row(
-            "4. \(options.sharedCount.formatted()) components, one shared key: wall "
-                + "(query executions: \(executionSummary))",
-            formatMS(median(sharedTimes[1])), formatMS(median(sharedTimes[0])),
-            formatRatio(median(sharedTimes[1]) / median(sharedTimes[0])), "1 execution", "—"
-        )
+        if options.only.contains(4) {
+            var executions: [Int] = []
+            let sharedTimes = try await measureInterleaved(
+                runs: options.runs,
+                [
+                    { consume(Baseline.html(count: options.sharedCount) { _ in sharedText }) },
+                    {
+                        let result = try await Workloads.sharedKey(count: options.sharedCount)
+                        executions.append(result.executions)
+                        consume(result.output)
+                    },
+                ])
+            let executionSummary = Set(executions).sorted().map(String.init).joined(separator: ", ")
+            row(
+                "4. \(options.sharedCount.formatted()) components, one shared key: wall "
+                    + "(query executions: \(executionSummary))",
+                formatMS(median(sharedTimes[1])), formatMS(median(sharedTimes[0])),
+                formatRatio(median(sharedTimes[1]) / median(sharedTimes[0])), "1 execution", "—"
+            )
+
+        }
 
         // 5. Peak memory, each subject in a fresh process.
-        let memoryNodes = (1 + 2 * options.memoryItems).formatted()
-        let ours = try measureMemory(subject: "suspensekit", items: options.memoryItems)
-        let baseline = try measureMemory(subject: "baseline", items: options.memoryItems)
-        var plotMemory = "—"
-        if options.plot {
-            let plot = try measureMemory(subject: "plot", items: options.memoryItems)
-            plotMemory = "\(formatMB(plot.peak)) (\(formatRatio(Double(plot.peak) / Double(plot.output))) output)"
+        if options.only.contains(5) {
+            let memoryNodes = (1 + 2 * options.memoryItems).formatted()
+            let ours = try measureMemory(subject: "suspensekit", items: options.memoryItems)
+            let baseline = try measureMemory(subject: "baseline", items: options.memoryItems)
+            var plotMemory = "—"
+            if options.plot {
+                let plot = try measureMemory(subject: "plot", items: options.memoryItems)
+                plotMemory = "\(formatMB(plot.peak)) (\(formatRatio(Double(plot.peak) / Double(plot.output))) output)"
+            }
+            row(
+                "5. \(memoryNodes) nodes to `.html`: peak memory (output \(formatMB(ours.output)))",
+                "\(formatMB(ours.peak)) = \(formatRatio(Double(ours.peak) / Double(ours.output))) output",
+                "\(formatMB(baseline.peak)) = \(formatRatio(Double(baseline.peak) / Double(baseline.output))) output",
+                formatRatio(Double(ours.peak) / Double(baseline.peak)), "≤ 3× output", plotMemory
+            )
         }
-        row(
-            "5. \(memoryNodes) nodes to `.html`: peak memory (output \(formatMB(ours.output)))",
-            "\(formatMB(ours.peak)) = \(formatRatio(Double(ours.peak) / Double(ours.output))) output",
-            "\(formatMB(baseline.peak)) = \(formatRatio(Double(baseline.peak) / Double(baseline.output))) output",
-            formatRatio(Double(ours.peak) / Double(baseline.peak)), "≤ 3× output", plotMemory
-        )
 
         print("| Benchmark | SuspenseKit | Baseline (byte buffer) | Ratio | Target | Plot 0.14.0 |")
         print("|---|---:|---:|---:|---|---:|")

@@ -34,9 +34,8 @@ public struct ForEach<Data: Collection, Content: Component, Empty: Component>: C
             try Empty._resolve(component.empty, in: resolver)
             return
         }
-        let content = component.content
         for element in component.data {
-            try resolver.evaluate { try content(element) }
+            try resolver.evaluate(element, with: component.content)
         }
     }
 }

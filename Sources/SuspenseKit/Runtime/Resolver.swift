@@ -77,6 +77,25 @@ public final class _Resolver {
         try C._resolve(component, in: self)
     }
 
+    /// `evaluate(_:)` for a child made from an input, such as one element of a ``ForEach``: the
+    /// closure that makes it again is built only if it suspends, so that a list of children
+    /// costs no allocation per child.
+    func evaluate<Input, C: Component>(_ input: Input, with make: @escaping (Input) throws -> C) throws {
+        let component: C
+        do {
+            component = try make(input)
+        } catch let promise as any AnyPromise {
+            let name = name(of: C.self)
+            try suspend(promise, component: name, errorPath: errorPath(child: name)) { resolver in
+                try C._resolve(try make(input), in: resolver)
+            }
+            return
+        } catch {
+            throw located(error, at: errorPath(child: name(of: C.self)))
+        }
+        try C._resolve(component, in: self)
+    }
+
     func resolveComposite<C: Component>(_ component: C) throws {
         let name = name(of: C.self)
         let node = nodes.appendComponent(name: name, to: context.parent)

@@ -1,13 +1,15 @@
 /// Several components shown in sequence, with no node of its own.
 public struct Group<Content: Component>: Component {
     public typealias Body = Never
-    let content: Content
+    @usableFromInline let content: Content
 
     /// Groups the components the closure builds.
+    @inlinable
     public init(@ComponentBuilder content: () throws -> Content) rethrows {
         self.content = try content()
     }
 
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try Content._resolve(component.content, in: resolver)
     }

@@ -59,20 +59,24 @@ public final class _Resolver {
         settle()
     }
 
+    // The generic path below, and the `_resolve` of every primitive, are `@inlinable`: a user's
+    // components live in the user's module, where only inlinable code is specialized for them.
+    // Without it every node went through unspecialized generics (metadata lookups, value
+    // witnesses, boxes), most of the time of a static render. What is not generic stays out of
+    // line, behind the `@usableFromInline` helpers.
+
     /// Evaluates one child: makes it, then resolves it. A promise thrown while making it
     /// suspends the child in a slot; any other error goes up, located at the child.
+    @inlinable
     func evaluate<C: Component>(_ make: @escaping () throws -> C) throws {
         let component: C
         do {
             component = try make()
-        } catch let promise as any AnyPromise {
-            let name = name(of: C.self)
-            try suspend(promise, component: name, errorPath: errorPath(child: name)) { resolver in
+        } catch {
+            try childFailed(error, type: C.self) { resolver in
                 try C._resolve(try make(), in: resolver)
             }
             return
-        } catch {
-            throw located(error, at: errorPath(child: name(of: C.self)))
         }
         try C._resolve(component, in: self)
     }
@@ -80,50 +84,84 @@ public final class _Resolver {
     /// `evaluate(_:)` for a child made from an input, such as one element of a ``ForEach``: the
     /// closure that makes it again is built only if it suspends, so that a list of children
     /// costs no allocation per child.
+    @inlinable
     func evaluate<Input, C: Component>(_ input: Input, with make: @escaping (Input) throws -> C) throws {
         let component: C
         do {
             component = try make(input)
-        } catch let promise as any AnyPromise {
-            let name = name(of: C.self)
-            try suspend(promise, component: name, errorPath: errorPath(child: name)) { resolver in
+        } catch {
+            try childFailed(error, type: C.self) { resolver in
                 try C._resolve(try make(input), in: resolver)
             }
             return
-        } catch {
-            throw located(error, at: errorPath(child: name(of: C.self)))
         }
         try C._resolve(component, in: self)
     }
 
+    /// Making a child of type `type` threw: a promise suspends it in a slot that `rerun`
+    /// evaluates again; any other error goes up, located at the child.
+    @usableFromInline
+    func childFailed(_ error: any Error, type: any Any.Type, rerun: @escaping (_Resolver) throws -> Void) throws {
+        let name = name(of: type)
+        if let promise = error as? any AnyPromise {
+            try suspend(promise, component: name, errorPath: errorPath(child: name), thunk: rerun)
+            return
+        }
+        throw located(error, at: errorPath(child: name))
+    }
+
+    @inlinable
     func resolveComposite<C: Component>(_ component: C) throws {
         let name = name(of: C.self)
-        let node = nodes.appendComponent(name: name, to: context.parent)
-        let saved = context
-        context.parent = node
-        context.path.append(name)
-        defer { context = saved }
+        let saved = enterComponent(named: name)
+        defer { leave(restoring: saved) }
         let body: C.Body
         do {
             body = try component.body
-        } catch let promise as any AnyPromise {
+        } catch {
             // The slot re-evaluates only the body: the component itself was made already.
-            try suspend(promise, component: name, errorPath: context.path) { resolver in
+            try bodyFailed(error, component: name) { resolver in
                 try C.Body._resolve(try component.body, in: resolver)
             }
             return
-        } catch {
-            throw located(error, at: context.path)
         }
         try C.Body._resolve(body, in: self)
     }
 
+    /// Adds a user component's node and makes it the parent; returns the context to restore.
+    @usableFromInline
+    func enterComponent(named name: String) -> EvaluationContext {
+        let node = nodes.appendComponent(name: name, to: context.parent)
+        let saved = context
+        context.parent = node
+        context.path.append(name)
+        return saved
+    }
+
+    @usableFromInline
+    func leave(restoring saved: EvaluationContext) {
+        context = saved
+    }
+
+    /// A component's body threw: a promise suspends the component in a slot that `rerun`
+    /// evaluates again; any other error goes up, located at the component.
+    @usableFromInline
+    func bodyFailed(_ error: any Error, component name: String, rerun: @escaping (_Resolver) throws -> Void) throws {
+        if let promise = error as? any AnyPromise {
+            try suspend(promise, component: name, errorPath: context.path, thunk: rerun)
+            return
+        }
+        throw located(error, at: context.path)
+    }
+
     /// A node without children.
+    @usableFromInline
     enum Leaf {
         case text(String)
         case rawHTML(String)
     }
 
+    @usableFromInline
     func appendLeaf(_ leaf: Leaf) {
         switch leaf {
         case .text(let text): nodes.appendText(text, to: context.parent)
@@ -131,6 +169,7 @@ public final class _Resolver {
         }
     }
 
+    @usableFromInline
     func resolveElement(tag: String, attributes: [Attribute], content: (_Resolver) throws -> Void) throws {
         let node = nodes.appendElement(tag: tag, attributes: attributes, to: context.parent)
         let saved = context.parent
@@ -139,6 +178,7 @@ public final class _Resolver {
         try content(self)
     }
 
+    @usableFromInline
     func resolveSuspense(
         typedValueType: (any Any.Type)?,
         content: @escaping (_Resolver, Any?) throws -> Void,
@@ -188,6 +228,7 @@ public final class _Resolver {
         try fallback(self)
     }
 
+    @usableFromInline
     func resolveErrorBoundary(
         content: (_Resolver) throws -> Void,
         fallback: @escaping (_Resolver, any Error) throws -> Void
@@ -481,7 +522,8 @@ public final class _Resolver {
     }
 
     /// A type's name as shown in paths and in the `.tree` format: no module, no generic arguments.
-    func name<C>(of type: C.Type) -> String {
+    @usableFromInline
+    func name(of type: any Any.Type) -> String {
         let id = ObjectIdentifier(type)
         if let name = typeNames[id] { return name }
         var name = String(describing: type)

@@ -37,6 +37,7 @@ enum QueryID: Hashable, Sendable {
 }
 
 /// Where evaluation is happening: what a suspended child captures to be re-evaluated later.
+@usableFromInline
 struct EvaluationContext {
     var parent: NodeArena.ID
     var scope: Scope

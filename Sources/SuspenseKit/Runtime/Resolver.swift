@@ -6,10 +6,13 @@
 /// place in the tree, its context (parent node, nearest boundaries, component path) and how to
 /// evaluate it again. When a query finishes, only the slots waiting on it are re-evaluated.
 public final class _Resolver {
-    var context: EvaluationContext
+    // The two properties touched for every node are exempt from the runtime's exclusivity
+    // checks (each access was a call into the runtime): the resolver is used by one task at a
+    // time, and never lends either one out while it writes it.
+    @exclusivity(unchecked) var context: EvaluationContext
     let root: SuspenseRecord
     /// The tree being resolved; see ``NodeArena``.
-    var nodes = NodeArena()
+    @exclusivity(unchecked) var nodes = NodeArena()
     let rootNode: NodeArena.ID
     let options: RenderOptions
 

@@ -85,6 +85,18 @@ struct NodeRenderingTests {
         #expect(try page.rendered(as: .html(pretty: true)) == "<main>\n  <p>x</p><b>y</b>\n</main>")
     }
 
+    @Test func escapingInTextAndAttributes() throws {
+        let node = Node(.fragment, children: [
+            Node(.element(tag: "p", attributes: [Attribute("title", "a\u{0}b \"é\" <&> 'x' 🙂"), Attribute("data-x", "")]), children: [
+                Node(.text("\u{0}<é>&🙂\"'")), Node(.rawHTML("<br>")), Node(.element(tag: "img", attributes: [])),
+            ])
+        ])
+        #expect(
+            try node.rendered(as: .html)
+                == "<p title=\"a\u{FFFD}b &quot;é&quot; &lt;&amp;&gt; &#39;x&#39; 🙂\" data-x=\"\">\u{FFFD}&lt;é&gt;&amp;🙂\"'<br><img></p>"
+        )
+    }
+
     @Test func emptyTrees() throws {
         for format in [RenderFormat.tree, .plain, .html, .html(pretty: true)] {
             #expect(try Node(.fragment).rendered(as: format) == "")

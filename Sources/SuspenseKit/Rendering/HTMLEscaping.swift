@@ -25,46 +25,63 @@ enum HTMLEscaping {
 
     @inlinable
     static func append(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8], quotes: Bool) {
-        do {
-            var extra = 0
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "&"): extra &+= 4  // &amp;
-                case UInt8(ascii: "<"), UInt8(ascii: ">"): extra &+= 3  // &lt; &gt;
-                case UInt8(ascii: "\"") where quotes: extra &+= 5  // &quot;
-                case UInt8(ascii: "'") where quotes: extra &+= 4  // &#39;
-                case 0: extra &+= 2  // U+FFFD, 3 bytes
-                default: break
-                }
-            }
-            if extra == 0 {
-                buffer.append(contentsOf: bytes)
-                return
-            }
-            var position = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: bytes.count + extra))
-            buffer.withUnsafeMutableBufferPointer { output in
-                @inline(__always) func put(_ replacement: StaticString) {
-                    let count = replacement.utf8CodeUnitCount
-                    UnsafeMutableRawPointer(output.baseAddress! + position)
-                        .copyMemory(from: replacement.utf8Start, byteCount: count)
-                    position &+= count
-                }
-                for byte in bytes {
-                    switch byte {
-                    case UInt8(ascii: "&"): put("&amp;")
-                    case UInt8(ascii: "<"): put("&lt;")
-                    case UInt8(ascii: ">"): put("&gt;")
-                    case UInt8(ascii: "\"") where quotes: put("&quot;")
-                    case UInt8(ascii: "'") where quotes: put("&#39;")
-                    case 0: put("\u{FFFD}")
-                    default:
-                        output[position] = byte
-                        position &+= 1
-                    }
-                }
+        let extra = extraBytes(in: bytes, quotes: quotes)
+        if extra == 0 {
+            buffer.append(contentsOf: bytes)
+            return
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: bytes.count + extra))
+        buffer.withUnsafeMutableBufferPointer { output in
+            _ = write(bytes, to: output.baseAddress! + start, quotes: quotes)
+        }
+    }
+
+    /// How many bytes escaping `bytes` adds.
+    @inlinable
+    static func extraBytes(in bytes: UnsafeBufferPointer<UInt8>, quotes: Bool) -> Int {
+        var extra = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "&"): extra &+= 4  // &amp;
+            case UInt8(ascii: "<"), UInt8(ascii: ">"): extra &+= 3  // &lt; &gt;
+            case UInt8(ascii: "\"") where quotes: extra &+= 5  // &quot;
+            case UInt8(ascii: "'") where quotes: extra &+= 4  // &#39;
+            case 0: extra &+= 2  // U+FFFD, 3 bytes
+            default: break
             }
         }
+        return extra
+    }
+
+    /// Writes `bytes` escaped at `output`, which has room for `bytes.count` plus
+    /// `extraBytes(in:quotes:)` bytes; returns the position after them.
+    @inlinable
+    static func write(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        to output: UnsafeMutablePointer<UInt8>,
+        quotes: Bool
+    ) -> UnsafeMutablePointer<UInt8> {
+        var position = output
+        @inline(__always) func put(_ replacement: StaticString) {
+            let count = replacement.utf8CodeUnitCount
+            position.initialize(from: replacement.utf8Start, count: count)
+            position += count
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "&"): put("&amp;")
+            case UInt8(ascii: "<"): put("&lt;")
+            case UInt8(ascii: ">"): put("&gt;")
+            case UInt8(ascii: "\"") where quotes: put("&quot;")
+            case UInt8(ascii: "'") where quotes: put("&#39;")
+            case 0: put("\u{FFFD}")
+            default:
+                position.pointee = byte
+                position += 1
+            }
+        }
+        return position
     }
 }
 

@@ -6,6 +6,142 @@
 /// block) once per render.
 enum HTMLRenderer {
     static func render(_ tree: RenderTree, pretty: Bool) throws -> [UInt8] {
+        pretty ? try renderPretty(tree) : try renderCompact(tree)
+    }
+
+    /// Two passes: the first checks every name and adds up the exact size of the output, the
+    /// second writes it through a pointer into an array of that size, with no capacity checks
+    /// and no growth.
+    static func renderCompact(_ tree: RenderTree) throws -> [UInt8] {
+        let entries = tree.entries
+        var tags = TagTable(count: tree.names.names.count)
+        // The names' bytes, one after another, for copying tags without touching a String.
+        var nameBytes: [UInt8] = []
+        var nameRanges: [Range<Int>] = []
+        for var name in tree.names.names {
+            let start = nameBytes.count
+            name.withUTF8 { nameBytes.append(contentsOf: $0) }
+            nameRanges.append(start..<nameBytes.count)
+        }
+        // Pass 1: check and size, in document order, so that the first error is the one the
+        // renderer has always thrown.
+        var size = 0
+        try tree.bytes.withUnsafeBufferPointer { text in
+            for index in entries.indices {
+                let entry = entries[index]
+                switch entry.kind {
+                case .text:
+                    let bytes = UnsafeBufferPointer(rebasing: text[Int(entry.a)..<Int(entry.a) + Int(entry.b)])
+                    size += bytes.count + HTMLEscaping.extraBytes(in: bytes, quotes: false)
+                case .rawHTML:
+                    size += Int(entry.b)
+                case .element:
+                    let tag = tree.names[entry.a]
+                    let info = try tags.info(for: entry.a, tag: tag)
+                    let tagLength = nameRanges[Int(entry.a)].count
+                    size += tagLength + 2  // <tag>
+                    if entry.b >= 0 {
+                        for attribute in tree.attributeLists[Int(entry.b)] {
+                            try HTMLNames.checkAttribute(attribute.name, tag: tag)
+                            var value = attribute.value
+                            let valueLength = value.withUTF8 { $0.count + HTMLEscaping.extraBytes(in: $0, quotes: true) }
+                            size += 1 + attribute.name.utf8.count + 2 + valueLength + 1  //  name="value"
+                        }
+                    }
+                    if info.isVoid {
+                        let end = Int(entry.end)
+                        guard end == index + 1 else {
+                            var children = 0
+                            var child = index + 1
+                            while child < end {
+                                children += 1
+                                child = Int(entries[child].end)
+                            }
+                            throw InvalidMarkupError(
+                                message: "<\(tag)> is a void element and cannot have children; "
+                                    + "its \(children) children would be lost"
+                            )
+                        }
+                    } else {
+                        size += tagLength + 3  // </tag>
+                    }
+                case .fragment, .component, .suspense, .errorBoundary:
+                    break
+                }
+            }
+        }
+        // Pass 2: write.
+        return try [UInt8](unsafeUninitializedCapacity: size) { output, initializedCount in
+            guard let start = output.baseAddress else { return }
+            var position = start
+            @inline(__always) func put(_ byte: UInt8) {
+                position.initialize(to: byte)
+                position += 1
+            }
+            @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard let base = bytes.baseAddress else { return }
+                position.initialize(from: base, count: bytes.count)
+                position += bytes.count
+            }
+            try tree.bytes.withUnsafeBufferPointer { text in
+                try nameBytes.withUnsafeBufferPointer { names in
+                    @inline(__always) func closeTag(_ name: Int32) {
+                        put(UInt8(ascii: "<"))
+                        put(UInt8(ascii: "/"))
+                        put(UnsafeBufferPointer(rebasing: names[nameRanges[Int(name)]]))
+                        put(UInt8(ascii: ">"))
+                    }
+                    var open: [(end: Int, tag: Int32)] = []
+                    for index in entries.indices {
+                        while let top = open.last, top.end <= index {
+                            open.removeLast()
+                            closeTag(top.tag)
+                        }
+                        let entry = entries[index]
+                        switch entry.kind {
+                        case .text:
+                            let bytes = UnsafeBufferPointer(rebasing: text[Int(entry.a)..<Int(entry.a) + Int(entry.b)])
+                            position = HTMLEscaping.write(bytes, to: position, quotes: false)
+                        case .rawHTML:
+                            put(UnsafeBufferPointer(rebasing: text[Int(entry.a)..<Int(entry.a) + Int(entry.b)]))
+                        case .element:
+                            put(UInt8(ascii: "<"))
+                            put(UnsafeBufferPointer(rebasing: names[nameRanges[Int(entry.a)]]))
+                            if entry.b >= 0 {
+                                for attribute in tree.attributeLists[Int(entry.b)] {
+                                    put(UInt8(ascii: " "))
+                                    var name = attribute.name
+                                    name.withUTF8 { put($0) }
+                                    put(UInt8(ascii: "="))
+                                    put(UInt8(ascii: "\""))
+                                    var value = attribute.value
+                                    value.withUTF8 { position = HTMLEscaping.write($0, to: position, quotes: true) }
+                                    put(UInt8(ascii: "\""))
+                                }
+                            }
+                            put(UInt8(ascii: ">"))
+                            if try tags.info(for: entry.a, tag: tree.names[entry.a]).isVoid { continue }
+                            if Int(entry.end) == index + 1 {
+                                closeTag(entry.a)
+                            } else {
+                                open.append((Int(entry.end), entry.a))
+                            }
+                        case .fragment, .component, .suspense, .errorBoundary:
+                            break
+                        }
+                    }
+                    while let top = open.popLast() { closeTag(top.tag) }
+                }
+            }
+            initializedCount = position - start
+            // The two passes must agree; were they ever to disagree, stop rather than go on.
+            precondition(initializedCount == size, "HTML size \(size) was computed, \(initializedCount) written")
+        }
+    }
+
+    /// The pretty-printed form, appending to a buffer reserved from an estimate.
+    static func renderPretty(_ tree: RenderTree) throws -> [UInt8] {
+        let pretty = true
         var buffer: [UInt8] = []
         buffer.reserveCapacity(estimatedSize(of: tree))
         var tags = TagTable(count: tree.names.names.count)

@@ -10,69 +10,97 @@ enum HTMLRenderer {
     }
 
     /// Two passes: the first checks every name and adds up the exact size of the output, the
-    /// second writes it through a pointer into an array of that size, with no capacity checks
+    /// second writes it through a pointer into storage of that size, with no capacity checks
     /// and no growth.
     static func renderCompact(_ tree: RenderTree) throws -> [UInt8] {
-        let entries = tree.entries
-        var tags = TagTable(count: tree.names.names.count)
-        // The names' bytes, one after another, for copying tags without touching a String.
+        var plan = try CompactPlan(tree)
+        return try [UInt8](unsafeUninitializedCapacity: plan.size) { output, initializedCount in
+            initializedCount = try plan.write(into: output)
+        }
+    }
+
+    /// `renderCompact(_:)` written straight into a string's storage: no buffer to copy.
+    static func renderCompactString(_ tree: RenderTree) throws -> String {
+        var plan = try CompactPlan(tree)
+        return try String(unsafeUninitializedCapacity: plan.size) { output in
+            try plan.write(into: output)
+        }
+    }
+
+    /// What the first pass of compact rendering learns: the exact size, every name checked.
+    struct CompactPlan {
+        let tree: RenderTree
+        var tags: TagTable
+        /// The names' bytes, one after another, for copying tags without touching a String.
         var nameBytes: [UInt8] = []
         var nameRanges: [Range<Int>] = []
-        for var name in tree.names.names {
-            let start = nameBytes.count
-            name.withUTF8 { nameBytes.append(contentsOf: $0) }
-            nameRanges.append(start..<nameBytes.count)
-        }
-        // Pass 1: check and size, in document order, so that the first error is the one the
-        // renderer has always thrown.
         var size = 0
-        try tree.bytes.withUnsafeBufferPointer { text in
-            for index in entries.indices {
-                let entry = entries[index]
-                switch entry.kind {
-                case .text:
-                    let bytes = UnsafeBufferPointer(rebasing: text[Int(entry.a)..<Int(entry.a) + Int(entry.b)])
-                    size += bytes.count + HTMLEscaping.extraBytes(in: bytes, quotes: false)
-                case .rawHTML:
-                    size += Int(entry.b)
-                case .element:
-                    let tag = tree.names[entry.a]
-                    let info = try tags.info(for: entry.a, tag: tag)
-                    let tagLength = nameRanges[Int(entry.a)].count
-                    size += tagLength + 2  // <tag>
-                    if entry.b >= 0 {
-                        for attribute in tree.attributeLists[Int(entry.b)] {
-                            try HTMLNames.checkAttribute(attribute.name, tag: tag)
-                            var value = attribute.value
-                            let valueLength = value.withUTF8 { $0.count + HTMLEscaping.extraBytes(in: $0, quotes: true) }
-                            size += 1 + attribute.name.utf8.count + 2 + valueLength + 1  //  name="value"
-                        }
-                    }
-                    if info.isVoid {
-                        let end = Int(entry.end)
-                        guard end == index + 1 else {
-                            var children = 0
-                            var child = index + 1
-                            while child < end {
-                                children += 1
-                                child = Int(entries[child].end)
+
+        /// Checks and sizes in document order, so that the first error is the one the renderer
+        /// has always thrown.
+        init(_ tree: RenderTree) throws {
+            self.tree = tree
+            tags = TagTable(count: tree.names.names.count)
+            for var name in tree.names.names {
+                let start = nameBytes.count
+                name.withUTF8 { nameBytes.append(contentsOf: $0) }
+                nameRanges.append(start..<nameBytes.count)
+            }
+            let entries = tree.entries
+            var size = 0
+            try tree.bytes.withUnsafeBufferPointer { text in
+                for index in entries.indices {
+                    let entry = entries[index]
+                    switch entry.kind {
+                    case .text:
+                        let bytes = UnsafeBufferPointer(rebasing: text[Int(entry.a)..<Int(entry.a) + Int(entry.b)])
+                        size += bytes.count + HTMLEscaping.extraBytes(in: bytes, quotes: false)
+                    case .rawHTML:
+                        size += Int(entry.b)
+                    case .element:
+                        let tag = tree.names[entry.a]
+                        let info = try tags.info(for: entry.a, tag: tag)
+                        let tagLength = nameRanges[Int(entry.a)].count
+                        size += tagLength + 2  // <tag>
+                        if entry.b >= 0 {
+                            for attribute in tree.attributeLists[Int(entry.b)] {
+                                try HTMLNames.checkAttribute(attribute.name, tag: tag)
+                                var value = attribute.value
+                                let valueLength = value.withUTF8 {
+                                    $0.count + HTMLEscaping.extraBytes(in: $0, quotes: true)
+                                }
+                                size += 1 + attribute.name.utf8.count + 2 + valueLength + 1  //  name="value"
                             }
-                            throw InvalidMarkupError(
-                                message: "<\(tag)> is a void element and cannot have children; "
-                                    + "its \(children) children would be lost"
-                            )
                         }
-                    } else {
-                        size += tagLength + 3  // </tag>
+                        if info.isVoid {
+                            let end = Int(entry.end)
+                            guard end == index + 1 else {
+                                var children = 0
+                                var child = index + 1
+                                while child < end {
+                                    children += 1
+                                    child = Int(entries[child].end)
+                                }
+                                throw InvalidMarkupError(
+                                    message: "<\(tag)> is a void element and cannot have children; "
+                                        + "its \(children) children would be lost"
+                                )
+                            }
+                        } else {
+                            size += tagLength + 3  // </tag>
+                        }
+                    case .fragment, .component, .suspense, .errorBoundary:
+                        break
                     }
-                case .fragment, .component, .suspense, .errorBoundary:
-                    break
                 }
             }
+            self.size = size
         }
-        // Pass 2: write.
-        return try [UInt8](unsafeUninitializedCapacity: size) { output, initializedCount in
-            guard let start = output.baseAddress else { return }
+
+        /// Writes the output into `output`, which holds at least `size` bytes; returns `size`.
+        mutating func write(into output: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+            guard let start = output.baseAddress, size > 0 else { return 0 }
+            precondition(output.count >= size, "HTML output storage too small")
             var position = start
             @inline(__always) func put(_ byte: UInt8) {
                 position.initialize(to: byte)
@@ -83,6 +111,9 @@ enum HTMLRenderer {
                 position.initialize(from: base, count: bytes.count)
                 position += bytes.count
             }
+            let tree = self.tree
+            let entries = tree.entries
+            let nameRanges = self.nameRanges
             try tree.bytes.withUnsafeBufferPointer { text in
                 try nameBytes.withUnsafeBufferPointer { names in
                     @inline(__always) func closeTag(_ name: Int32) {
@@ -133,9 +164,10 @@ enum HTMLRenderer {
                     while let top = open.popLast() { closeTag(top.tag) }
                 }
             }
-            initializedCount = position - start
+            let written = position - start
             // The two passes must agree; were they ever to disagree, stop rather than go on.
-            precondition(initializedCount == size, "HTML size \(size) was computed, \(initializedCount) written")
+            precondition(written == size, "HTML size \(size) was computed, \(written) written")
+            return written
         }
     }
 

@@ -34,7 +34,10 @@ extension Node {
 
 extension RenderTree {
     func rendered(as format: RenderFormat) throws -> String {
-        String(decoding: try renderedBytes(as: format), as: UTF8.self)
+        if case .html(pretty: false) = format.kind {
+            return try HTMLRenderer.renderCompactString(self)
+        }
+        return String(decoding: try renderedBytes(as: format), as: UTF8.self)
     }
 
     func renderedBytes(as format: RenderFormat) throws -> [UInt8] {
@@ -64,9 +67,13 @@ public func render<C: Component>(
     cache: QueryCache = QueryCache(),
     options: RenderOptions = RenderOptions()
 ) async throws -> String {
-    // Straight from the resolver's tree to bytes, never through `Node`; the tree is let go
-    // before the bytes become the string, so that both are not held at once.
+    // Straight from the resolver's tree to the output, never through `Node`. Compact HTML is
+    // written into the string itself; other formats let the tree go before their bytes become
+    // the string, so that both are not held at once.
     var tree: RenderTree? = try await _Resolver.run(component, cache: cache, options: options)
+    if case .html(pretty: false) = format.kind {
+        return try HTMLRenderer.renderCompactString(tree!)
+    }
     let bytes = try tree!.renderedBytes(as: format)
     tree = nil
     return String(decoding: bytes, as: UTF8.self)

@@ -117,6 +117,7 @@ func memoryChild(subject: String, items: Int) async throws {
     case "suspensekit": output = try await Workloads.staticTree(count: items, as: .html)
     case "baseline": output = Baseline.html(count: items)
     case "plot": output = PlotTrees.html(count: items)
+    case "suspending": output = try await Workloads.suspendingItems(count: items)
     default: fatalError("unknown subject \(subject)")
     }
     let peak = statusField("VmHWM")
@@ -317,6 +318,18 @@ struct SuspenseBench {
                 "\(formatMB(ours.peak)) = \(formatRatio(Double(ours.peak) / Double(ours.output))) output",
                 "\(formatMB(baseline.peak)) = \(formatRatio(Double(baseline.peak) / Double(baseline.output))) output",
                 formatRatio(Double(ours.peak) / Double(baseline.peak)), "≤ 3× output", plotMemory
+            )
+            // Not a target: what suspending costs in memory (benchmark 2's tree, in a fresh process).
+            let suspending = try measureMemory(subject: "suspending", items: n)
+            let suspendingBaseline = try measureMemory(subject: "baseline", items: n)
+            row(
+                "5. (for comparison) benchmark 2's tree, \(nText) suspending items: peak memory "
+                    + "(output \(formatMB(suspending.output)))",
+                "\(formatMB(suspending.peak)) = "
+                    + "\(formatRatio(Double(suspending.peak) / Double(suspending.output))) output",
+                "\(formatMB(suspendingBaseline.peak)) = "
+                    + "\(formatRatio(Double(suspendingBaseline.peak) / Double(suspendingBaseline.output))) output",
+                formatRatio(Double(suspending.peak) / Double(suspendingBaseline.peak)), "—", "—"
             )
         }
 

@@ -85,6 +85,36 @@ struct RenderOutputTests {
         }
     }
 
+    @Test func errorPathsOfSuspendedComponents() async throws {
+        struct BodySuspends: Component {
+            var body: some Component {
+                get throws {
+                    let _: Int = try resolveValue(key: "body") { throw Boom() }
+                    return Text("never")
+                }
+            }
+        }
+        struct Outer: Component {
+            var body: some Component {
+                Suspense {
+                    Element("div") { BodySuspends() }
+                    try Failing()
+                }
+            }
+        }
+        await #expect {
+            _ = try await render(Outer())
+        } throws: { error in
+            "\(error)" == "uncaught error in Outer > Suspense > BodySuspends: boom <&>"
+                || "\(error)" == "uncaught error in Outer > Suspense > Failing: boom <&>"
+        }
+        await #expect {
+            _ = try await render(Group { Element("p") { BodySuspends() } })
+        } throws: { error in
+            "\(error)" == "uncaught error in BodySuspends: boom <&>"
+        }
+    }
+
     @Test func longEscapedListMatchesAHandWrittenLoop() async throws {
         struct List: Component {
             var body: some Component {

@@ -107,7 +107,7 @@ public final class _Resolver {
     func childFailed(_ error: any Error, type: any Any.Type, rerun: @escaping (_Resolver) throws -> Void) throws {
         let name = name(of: type)
         if let promise = error as? any AnyPromise {
-            try suspend(promise, component: name, errorPath: errorPath(child: name), thunk: rerun)
+            try suspend(promise, component: name, pathAddsComponent: addsName(name), thunk: rerun)
             return
         }
         throw located(error, at: errorPath(child: name))
@@ -151,7 +151,7 @@ public final class _Resolver {
     @usableFromInline
     func bodyFailed(_ error: any Error, component name: String, rerun: @escaping (_Resolver) throws -> Void) throws {
         if let promise = error as? any AnyPromise {
-            try suspend(promise, component: name, errorPath: context.path, thunk: rerun)
+            try suspend(promise, component: name, pathAddsComponent: false, thunk: rerun)
             return
         }
         throw located(error, at: context.path)
@@ -282,18 +282,24 @@ public final class _Resolver {
 
     // MARK: Suspension
 
+    /// Suspends a component in a slot. Its error path is the context's path, plus the component's
+    /// name when `pathAddsComponent`; built only when an error needs it.
     private func suspend(
         _ promise: any AnyPromise,
         component: String,
-        errorPath: [String],
+        pathAddsComponent: Bool,
         thunk: @escaping (_Resolver) throws -> Void
     ) throws {
-        let (query, label, target) = try identify(promise, component: component, errorPath: errorPath)
+        let (query, label, target) = try identify(
+            promise,
+            component: component,
+            errorPath: pathAddsComponent ? context.path + [component] : context.path
+        )
         let slot = Slot(
             node: nodes.makeFragment(),
             context: context,
             component: component,
-            errorPath: errorPath,
+            pathAddsComponent: pathAddsComponent,
             query: query,
             queryLabel: label,
             thunk: thunk
@@ -311,7 +317,7 @@ public final class _Resolver {
     private func identify(
         _ promise: any AnyPromise,
         component: String,
-        errorPath: [String]
+        errorPath: @autoclosure () -> [String]
     ) throws -> (QueryID, String, SuspenseRecord?) {
         if let key = promise.key {
             return (.key(key), key, nil)
@@ -322,7 +328,7 @@ public final class _Resolver {
         else {
             throw located(
                 SuspenseError.keylessPromise(component: component, valueType: promise.valueTypeName),
-                at: errorPath
+                at: errorPath()
             )
         }
         if suspense.deliveries >= options.maxResuspensions {
@@ -332,7 +338,7 @@ public final class _Resolver {
                     attempts: suspense.deliveries,
                     lastQuery: promise.valueTypeName
                 ),
-                at: errorPath
+                at: errorPath()
             )
         }
         nextAnonymousQuery += 1
@@ -521,7 +527,11 @@ public final class _Resolver {
     /// The path of a child about to be made: builder plumbing (a closure's whole content) adds
     /// no name of its own.
     private func errorPath(child name: String) -> [String] {
-        name.hasPrefix("_") ? context.path : context.path + [name]
+        addsName(name) ? context.path + [name] : context.path
+    }
+
+    private func addsName(_ name: String) -> Bool {
+        !name.hasPrefix("_")
     }
 
     /// A type's name as shown in paths and in the `.tree` format: no module, no generic arguments.

@@ -51,8 +51,13 @@ final class Slot {
     let node: NodeArena.ID
     let context: EvaluationContext
     let component: String
+    /// Whether the component's name ends its error path (not when its context's path already
+    /// ends with it, nor for builder plumbing).
+    let pathAddsComponent: Bool
     /// The path of the component, where errors it throws are located.
-    let errorPath: [String]
+    var errorPath: [String] {
+        pathAddsComponent ? context.path + [component] : context.path
+    }
     let thunk: (_Resolver) throws -> Void
     var isPending = true
     var waitsInFlight = false
@@ -66,7 +71,7 @@ final class Slot {
         node: NodeArena.ID,
         context: EvaluationContext,
         component: String,
-        errorPath: [String],
+        pathAddsComponent: Bool,
         query: QueryID,
         queryLabel: String,
         thunk: @escaping (_Resolver) throws -> Void
@@ -76,7 +81,7 @@ final class Slot {
         context.parent = node
         self.context = context
         self.component = component
-        self.errorPath = errorPath
+        self.pathAddsComponent = pathAddsComponent
         self.query = query
         self.queryLabel = queryLabel
         self.thunk = thunk

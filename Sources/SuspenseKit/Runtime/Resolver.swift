@@ -18,8 +18,9 @@ public final class _Resolver {
 
     /// Queries discovered since the last call to `takeNewQueries()`, in discovery order.
     private var newQueries: [(QueryID, any AnyPromise)] = []
-    private var waiting: [QueryID: [Slot]] = [:]
-    private var inFlight: Set<QueryID> = []
+    /// The slots waiting on each query, and whether it is running: one table, so that each
+    /// suspension and each result looks its key up once.
+    private var waiting: [QueryID: Waiters] = [:]
     /// Pending slots waiting on a query that is running; the render goes on while this is > 0.
     private(set) var activeWaiters = 0
     private var nextAnonymousQuery = 0
@@ -347,13 +348,17 @@ public final class _Resolver {
 
     private func wait(_ slot: Slot, on query: QueryID, promise: any AnyPromise) {
         slot.query = query
-        waiting[query, default: []].append(slot)
+        var isPendingForever = false
         if case .key(let key) = query, case .pendingForever = cache.entry(for: key) {
+            isPendingForever = true
+        }
+        let starts = waiting[query, default: Waiters()].add(slot, running: !isPendingForever)
+        if isPendingForever {
             return
         }
         slot.waitsInFlight = true
         activeWaiters += 1
-        if inFlight.insert(query).inserted {
+        if starts {
             newQueries.append((query, promise))
         }
     }
@@ -401,11 +406,10 @@ public final class _Resolver {
 
     /// Applies one query's result: stores it, then re-evaluates the slots waiting on it.
     func apply(_ result: Result<any Sendable, any Error>, for query: QueryID) {
-        inFlight.remove(query)
         if case .key(let key) = query {
             cache.record(result, for: key)
         }
-        let slots = waiting.removeValue(forKey: query) ?? []
+        let slots = waiting.removeValue(forKey: query)?.slots ?? []
         QueryCache.$current.withValue(cache) {
             for slot in slots where slot.isPending && slot.waitsInFlight {
                 slot.waitsInFlight = false

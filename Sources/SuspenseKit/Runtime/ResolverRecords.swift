@@ -36,6 +36,20 @@ enum QueryID: Hashable, Sendable {
     case anonymous(Int)
 }
 
+/// The slots waiting on one query, in the order they suspended, and whether it is running.
+struct Waiters {
+    var slots: [Slot] = []
+    var isRunning = false
+
+    /// Adds a slot; returns whether the query must start now (`running`, and not yet started).
+    mutating func add(_ slot: Slot, running: Bool) -> Bool {
+        slots.append(slot)
+        guard running, !isRunning else { return false }
+        isRunning = true
+        return true
+    }
+}
+
 /// Where evaluation is happening: what a suspended child captures to be re-evaluated later.
 @usableFromInline
 struct EvaluationContext {

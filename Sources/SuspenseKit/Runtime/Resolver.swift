@@ -26,6 +26,8 @@ public final class _Resolver {
     private var nextAnonymousQuery = 0
     private var touched: [SuspenseRecord] = []
     private var typeNames: [ObjectIdentifier: String] = [:]
+    /// The type named last: lists name one component type many times in a row.
+    private var lastNamed: (type: ObjectIdentifier, name: String)?
     let cache: QueryCache
     /// Set when an error reached the root; the render stops and throws it.
     private(set) var fatalError: RenderError?
@@ -542,12 +544,19 @@ public final class _Resolver {
     @usableFromInline
     func name(of type: any Any.Type) -> String {
         let id = ObjectIdentifier(type)
-        if let name = typeNames[id] { return name }
-        var name = String(describing: type)
-        if let angle = name.firstIndex(of: "<") {
-            name = String(name[..<angle])
+        if let lastNamed, lastNamed.type == id { return lastNamed.name }
+        let name: String
+        if let known = typeNames[id] {
+            name = known
+        } else {
+            var described = String(describing: type)
+            if let angle = described.firstIndex(of: "<") {
+                described = String(described[..<angle])
+            }
+            typeNames[id] = described
+            name = described
         }
-        typeNames[id] = name
+        lastNamed = (id, name)
         return name
     }
 }

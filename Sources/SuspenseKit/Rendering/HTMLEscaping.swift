@@ -2,12 +2,6 @@
 /// character references. NUL, which HTML parsers drop or replace, becomes U+FFFD.
 @usableFromInline
 enum HTMLEscaping {
-    /// Escapes `&`, `<`, `>` (text content).
-    @inlinable
-    static func appendText(_ string: String, to buffer: inout [UInt8]) {
-        append(string, to: &buffer, quotes: false)
-    }
-
     /// Escapes `&`, `<`, `>`, `"` and `'` (attribute values).
     @inlinable
     static func appendAttribute(_ string: String, to buffer: inout [UInt8]) {

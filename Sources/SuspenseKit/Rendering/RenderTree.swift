@@ -53,10 +53,6 @@ struct RenderTree {
         entry.b < 0 ? [] : attributeLists[Int(entry.b)]
     }
 
-    func hasChildren(_ index: Int) -> Bool {
-        Int(entries[index].end) > index + 1
-    }
-
     // MARK: Building
 
     /// Opens an entry whose subtree ends at `close(_:)`.

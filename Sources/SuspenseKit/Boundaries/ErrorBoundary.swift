@@ -12,8 +12,8 @@
 /// An error thrown by the fallback itself goes to the next boundary outside.
 public struct ErrorBoundary<Content: Component, Fallback: Component>: Component {
     public typealias Body = Never
-    let makeContent: () throws -> Content
-    let makeFallback: (any Error) throws -> Fallback
+    @usableFromInline let makeContent: () throws -> Content
+    @usableFromInline let makeFallback: (any Error) throws -> Fallback
 
     /// Creates a boundary with a fallback built from the caught error.
     /// - Parameters:
@@ -27,6 +27,7 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
         self.makeFallback = fallback
     }
 
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         let makeContent = component.makeContent
         let makeFallback = component.makeFallback

@@ -17,9 +17,9 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
 
     /// Builds the content; the typed form is called with `nil` first, then with the value of
     /// the keyless promise it caught.
-    let makeContent: (Any?) throws -> Content
-    let typedValueType: (any Any.Type)?
-    let makeFallback: () throws -> Fallback
+    @usableFromInline let makeContent: (Any?) throws -> Content
+    @usableFromInline let typedValueType: (any Any.Type)?
+    @usableFromInline let makeFallback: () throws -> Fallback
 
     /// Creates a boundary with a fallback.
     /// - Parameters:
@@ -49,6 +49,7 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
         self.makeFallback = fallback
     }
 
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         let makeContent = component.makeContent
         let makeFallback = component.makeFallback

@@ -28,6 +28,7 @@ public protocol Component {
 }
 
 extension Component {
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.resolveComposite(component)
     }

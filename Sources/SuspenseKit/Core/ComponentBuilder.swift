@@ -7,6 +7,7 @@
 /// of the waterfall that plain throwing initializers would give.
 @resultBuilder
 public enum ComponentBuilder {
+    @inlinable
     public static func buildExpression<C: Component>(
         _ component: @autoclosure @escaping () throws -> C
     ) -> _Deferred<C> {
@@ -14,18 +15,22 @@ public enum ComponentBuilder {
     }
 
     /// A string literal or value in a builder is shown as ``Text``.
+    @inlinable
     public static func buildExpression(_ string: String) -> Text {
         Text(string)
     }
 
+    @inlinable
     public static func buildBlock() -> EmptyComponent {
         EmptyComponent()
     }
 
+    @inlinable
     public static func buildPartialBlock<C: Component>(first: C) -> C {
         first
     }
 
+    @inlinable
     public static func buildPartialBlock<Accumulated: Component, Next: Component>(
         accumulated: Accumulated,
         next: Next
@@ -33,26 +38,31 @@ public enum ComponentBuilder {
         _Pair(first: accumulated, second: next)
     }
 
+    @inlinable
     public static func buildOptional<C: Component>(_ component: C?) -> C? {
         component
     }
 
+    @inlinable
     public static func buildEither<First: Component, Second: Component>(
         first component: First
     ) -> _Either<First, Second> {
         .first(component)
     }
 
+    @inlinable
     public static func buildEither<First: Component, Second: Component>(
         second component: Second
     ) -> _Either<First, Second> {
         .second(component)
     }
 
+    @inlinable
     public static func buildArray<C: Component>(_ components: [C]) -> _Array<C> {
         _Array(elements: components)
     }
 
+    @inlinable
     public static func buildLimitedAvailability<C: Component>(_ component: C) -> C {
         component
     }
@@ -61,8 +71,14 @@ public enum ComponentBuilder {
 /// A child written in a builder, evaluated by the resolver. Builder plumbing; not API.
 public struct _Deferred<C: Component>: Component {
     public typealias Body = Never
-    let make: () throws -> C
+    @usableFromInline let make: () throws -> C
 
+    @inlinable
+    init(make: @escaping () throws -> C) {
+        self.make = make
+    }
+
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.evaluate(component.make)
     }
@@ -71,9 +87,16 @@ public struct _Deferred<C: Component>: Component {
 /// Two children in sequence. Builder plumbing; not API.
 public struct _Pair<First: Component, Second: Component>: Component {
     public typealias Body = Never
-    let first: First
-    let second: Second
+    @usableFromInline let first: First
+    @usableFromInline let second: Second
 
+    @inlinable
+    init(first: First, second: Second) {
+        self.first = first
+        self.second = second
+    }
+
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try First._resolve(component.first, in: resolver)
         try Second._resolve(component.second, in: resolver)
@@ -86,6 +109,7 @@ public enum _Either<First: Component, Second: Component>: Component {
     case first(First)
     case second(Second)
 
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         switch component {
         case .first(let first): try First._resolve(first, in: resolver)
@@ -97,8 +121,14 @@ public enum _Either<First: Component, Second: Component>: Component {
 /// The children of a `for` loop. Builder plumbing; not API.
 public struct _Array<Element: Component>: Component {
     public typealias Body = Never
-    let elements: [Element]
+    @usableFromInline let elements: [Element]
 
+    @inlinable
+    init(elements: [Element]) {
+        self.elements = elements
+    }
+
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         for element in component.elements {
             try Element._resolve(element, in: resolver)
@@ -109,6 +139,7 @@ public struct _Array<Element: Component>: Component {
 extension Optional: Component where Wrapped: Component {
     public typealias Body = Never
 
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         if let component {
             try Wrapped._resolve(component, in: resolver)

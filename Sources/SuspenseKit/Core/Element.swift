@@ -14,13 +14,14 @@ public struct Element<Content: Component>: Component {
     public let tag: String
     /// The attributes, in the order written.
     public let attributes: [Attribute]
-    let makeContent: () throws -> Content
+    @usableFromInline let makeContent: () throws -> Content
 
     /// Creates an element with children.
     /// - Parameters:
     ///   - tag: The tag name, such as `"p"` or `"my-widget"`.
     ///   - attributes: Attributes in the order they are emitted.
     ///   - content: The children.
+    @inlinable
     public init(
         _ tag: String,
         attributes: KeyValuePairs<String, String> = [:],
@@ -36,6 +37,7 @@ public struct Element<Content: Component>: Component {
     ///   - tag: The tag name.
     ///   - attributes: Attributes in the order they are emitted.
     ///   - content: The children.
+    @inlinable
     public init(
         _ tag: String,
         attributes: [Attribute],
@@ -46,6 +48,7 @@ public struct Element<Content: Component>: Component {
         self.makeContent = content
     }
 
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.resolveElement(tag: component.tag, attributes: component.attributes) {
             try $0.evaluate(component.makeContent)
@@ -58,6 +61,7 @@ extension Element where Content == EmptyComponent {
     /// - Parameters:
     ///   - tag: The tag name.
     ///   - attributes: Attributes in the order they are emitted.
+    @inlinable
     public init(_ tag: String, attributes: KeyValuePairs<String, String> = [:]) {
         self.tag = tag
         self.attributes = attributes.map { Attribute($0.key, $0.value) }
@@ -73,6 +77,7 @@ public struct Attribute: Sendable, Hashable {
     public var value: String
 
     /// Creates an attribute.
+    @inlinable
     public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value

@@ -3,7 +3,9 @@ public struct EmptyComponent: Component {
     public typealias Body = Never
 
     /// Creates an empty component.
+    @inlinable
     public init() {}
 
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {}
 }

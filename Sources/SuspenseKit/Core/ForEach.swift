@@ -10,15 +10,16 @@
 /// ```
 public struct ForEach<Data: Collection, Content: Component, Empty: Component>: Component {
     public typealias Body = Never
-    let data: Data
-    let content: (Data.Element) throws -> Content
-    let makeEmpty: () throws -> Empty
+    @usableFromInline let data: Data
+    @usableFromInline let content: (Data.Element) throws -> Content
+    @usableFromInline let makeEmpty: () throws -> Empty
 
     /// Creates one component per element, and `empty` when there are none.
     /// - Parameters:
     ///   - data: The collection.
     ///   - content: Builds the component for one element.
     ///   - empty: Shown when the collection is empty.
+    @inlinable
     public init(
         _ data: Data,
         @ComponentBuilder content: @escaping (Data.Element) throws -> Content,
@@ -29,14 +30,14 @@ public struct ForEach<Data: Collection, Content: Component, Empty: Component>: C
         self.makeEmpty = empty
     }
 
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         if component.data.isEmpty {
             try resolver.evaluate(component.makeEmpty)
             return
         }
-        let content = component.content
         for element in component.data {
-            try resolver.evaluate { try content(element) }
+            try resolver.evaluate(element, with: component.content)
         }
     }
 }
@@ -46,6 +47,7 @@ extension ForEach where Empty == EmptyComponent {
     /// - Parameters:
     ///   - data: The collection.
     ///   - content: Builds the component for one element.
+    @inlinable
     public init(_ data: Data, @ComponentBuilder content: @escaping (Data.Element) throws -> Content) {
         self.data = data
         self.content = content

@@ -9,10 +9,12 @@ public struct RawHTML: Component {
     public let html: String
 
     /// Creates raw markup.
+    @inlinable
     public init(_ html: String) {
         self.html = html
     }
 
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         resolver.appendLeaf(.rawHTML(component.html))
     }

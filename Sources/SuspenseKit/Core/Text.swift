@@ -6,10 +6,12 @@ public struct Text: Component {
     public let content: String
 
     /// Creates text from a string.
+    @inlinable
     public init(_ content: String) {
         self.content = content
     }
 
+    @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         resolver.appendLeaf(.text(component.content))
     }

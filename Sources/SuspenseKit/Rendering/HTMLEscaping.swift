@@ -2,45 +2,80 @@
 /// character references. NUL, which HTML parsers drop or replace, becomes U+FFFD.
 @usableFromInline
 enum HTMLEscaping {
-    /// Escapes `&`, `<`, `>` (text content).
-    @inlinable
-    static func appendText(_ string: String, to buffer: inout [UInt8]) {
-        append(string, to: &buffer, quotes: false)
-    }
-
     /// Escapes `&`, `<`, `>`, `"` and `'` (attribute values).
     @inlinable
     static func appendAttribute(_ string: String, to buffer: inout [UInt8]) {
         append(string, to: &buffer, quotes: true)
     }
 
+    /// Two passes over the string's bytes: the first counts what escaping adds (most text needs
+    /// none and is appended in one copy); the second writes into space grown once, instead of
+    /// appending run by run.
     @inlinable
     static func append(_ string: String, to buffer: inout [UInt8], quotes: Bool) {
         var string = string
-        string.withUTF8 { bytes in
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                let replacement: StaticString
-                switch byte {
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                case UInt8(ascii: "\"") where quotes: replacement = "&quot;"
-                case UInt8(ascii: "'") where quotes: replacement = "&#39;"
-                case 0: replacement = "\u{FFFD}"
-                default: continue
-                }
-                if runStart < index {
-                    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                }
-                replacement.withUTF8Buffer { buffer.append(contentsOf: $0) }
-                runStart = index + 1
-            }
-            if runStart < bytes.count {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        string.withUTF8 { append($0, to: &buffer, quotes: quotes) }
+    }
+
+    @inlinable
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8], quotes: Bool) {
+        let extra = extraBytes(in: bytes, quotes: quotes)
+        if extra == 0 {
+            buffer.append(contentsOf: bytes)
+            return
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: bytes.count + extra))
+        buffer.withUnsafeMutableBufferPointer { output in
+            _ = write(bytes, to: output.baseAddress! + start, quotes: quotes)
+        }
+    }
+
+    /// How many bytes escaping `bytes` adds.
+    @inlinable
+    static func extraBytes(in bytes: UnsafeBufferPointer<UInt8>, quotes: Bool) -> Int {
+        var extra = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "&"): extra &+= 4  // &amp;
+            case UInt8(ascii: "<"), UInt8(ascii: ">"): extra &+= 3  // &lt; &gt;
+            case UInt8(ascii: "\"") where quotes: extra &+= 5  // &quot;
+            case UInt8(ascii: "'") where quotes: extra &+= 4  // &#39;
+            case 0: extra &+= 2  // U+FFFD, 3 bytes
+            default: break
             }
         }
+        return extra
+    }
+
+    /// Writes `bytes` escaped at `output`, which has room for `bytes.count` plus
+    /// `extraBytes(in:quotes:)` bytes; returns the position after them.
+    @inlinable
+    static func write(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        to output: UnsafeMutablePointer<UInt8>,
+        quotes: Bool
+    ) -> UnsafeMutablePointer<UInt8> {
+        var position = output
+        @inline(__always) func put(_ replacement: StaticString) {
+            let count = replacement.utf8CodeUnitCount
+            position.initialize(from: replacement.utf8Start, count: count)
+            position += count
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "&"): put("&amp;")
+            case UInt8(ascii: "<"): put("&lt;")
+            case UInt8(ascii: ">"): put("&gt;")
+            case UInt8(ascii: "\"") where quotes: put("&quot;")
+            case UInt8(ascii: "'") where quotes: put("&#39;")
+            case 0: put("\u{FFFD}")
+            default:
+                position.pointee = byte
+                position += 1
+            }
+        }
+        return position
     }
 }
 

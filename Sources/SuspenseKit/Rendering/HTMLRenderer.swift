@@ -1,78 +1,308 @@
 /// Renders HTML: text and attribute values escaped, attributes in order, void elements without
 /// closing tags. Iterative, so that deep trees cannot overflow the stack.
+///
+/// Written for speed, since it runs once per node of every page: one loop over the entries of a
+/// ``RenderTree``, bytes into one buffer; each distinct tag is checked and classified (void,
+/// block) once per render.
 enum HTMLRenderer {
-    static func render(_ root: Node, pretty: Bool) throws -> String {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(4096)
-        enum Step {
-            case enter(Node, depth: Int)
-            case close(tag: String, depth: Int, blockChildren: Bool)
+    static func render(_ tree: RenderTree, pretty: Bool) throws -> [UInt8] {
+        pretty ? try renderPretty(tree) : try renderCompact(tree)
+    }
+
+    /// Two passes: the first checks every name and adds up the exact size of the output, the
+    /// second writes it through a pointer into storage of that size, with no capacity checks
+    /// and no growth.
+    static func renderCompact(_ tree: RenderTree) throws -> [UInt8] {
+        var plan = try CompactPlan(tree)
+        return try [UInt8](unsafeUninitializedCapacity: plan.size) { output, initializedCount in
+            initializedCount = try plan.write(into: output)
         }
-        var stack: [Step] = [.enter(root, depth: 0)]
+    }
+
+    /// `renderCompact(_:)` written straight into a string's storage: no buffer to copy.
+    static func renderCompactString(_ tree: RenderTree) throws -> String {
+        var plan = try CompactPlan(tree)
+        return try String(unsafeUninitializedCapacity: plan.size) { output in
+            try plan.write(into: output)
+        }
+    }
+
+    /// What the first pass of compact rendering learns: the exact size, every name checked.
+    struct CompactPlan {
+        let tree: RenderTree
+        var tags: TagTable
+        /// The names' bytes, one after another, for copying tags without touching a String.
+        var nameBytes: [UInt8] = []
+        var nameRanges: [Range<Int>] = []
+        var size = 0
+
+        /// Checks and sizes in document order, so that the first error is the one the renderer
+        /// has always thrown.
+        init(_ tree: RenderTree) throws {
+            self.tree = tree
+            tags = TagTable(count: tree.names.names.count)
+            for var name in tree.names.names {
+                let start = nameBytes.count
+                name.withUTF8 { nameBytes.append(contentsOf: $0) }
+                nameRanges.append(start..<nameBytes.count)
+            }
+            let entries = tree.entries
+            var size = 0
+            try tree.bytes.withUnsafeBufferPointer { text in
+                for index in entries.indices {
+                    let entry = entries[index]
+                    switch entry.kind {
+                    case .text:
+                        let bytes = UnsafeBufferPointer(rebasing: text[Int(entry.a)..<Int(entry.a) + Int(entry.b)])
+                        size += bytes.count + HTMLEscaping.extraBytes(in: bytes, quotes: false)
+                    case .rawHTML:
+                        size += Int(entry.b)
+                    case .element:
+                        let tag = tree.names[entry.a]
+                        let info = try tags.info(for: entry.a, tag: tag)
+                        let tagLength = nameRanges[Int(entry.a)].count
+                        size += tagLength + 2  // <tag>
+                        if entry.b >= 0 {
+                            for attribute in tree.attributeLists[Int(entry.b)] {
+                                try HTMLNames.checkAttribute(attribute.name, tag: tag)
+                                var value = attribute.value
+                                let valueLength = value.withUTF8 {
+                                    $0.count + HTMLEscaping.extraBytes(in: $0, quotes: true)
+                                }
+                                size += 1 + attribute.name.utf8.count + 2 + valueLength + 1  //  name="value"
+                            }
+                        }
+                        if info.isVoid {
+                            let end = Int(entry.end)
+                            guard end == index + 1 else {
+                                var children = 0
+                                var child = index + 1
+                                while child < end {
+                                    children += 1
+                                    child = Int(entries[child].end)
+                                }
+                                throw InvalidMarkupError(
+                                    message: "<\(tag)> is a void element and cannot have children; "
+                                        + "its \(children) children would be lost"
+                                )
+                            }
+                        } else {
+                            size += tagLength + 3  // </tag>
+                        }
+                    case .fragment, .component, .suspense, .errorBoundary:
+                        break
+                    }
+                }
+            }
+            self.size = size
+        }
+
+        /// Writes the output into `output`, which holds at least `size` bytes; returns `size`.
+        mutating func write(into output: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
+            guard let start = output.baseAddress, size > 0 else { return 0 }
+            precondition(output.count >= size, "HTML output storage too small")
+            var position = start
+            @inline(__always) func put(_ byte: UInt8) {
+                position.initialize(to: byte)
+                position += 1
+            }
+            @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard let base = bytes.baseAddress else { return }
+                position.initialize(from: base, count: bytes.count)
+                position += bytes.count
+            }
+            let tree = self.tree
+            let entries = tree.entries
+            let nameRanges = self.nameRanges
+            try tree.bytes.withUnsafeBufferPointer { text in
+                try nameBytes.withUnsafeBufferPointer { names in
+                    @inline(__always) func closeTag(_ name: Int32) {
+                        put(UInt8(ascii: "<"))
+                        put(UInt8(ascii: "/"))
+                        put(UnsafeBufferPointer(rebasing: names[nameRanges[Int(name)]]))
+                        put(UInt8(ascii: ">"))
+                    }
+                    var open: [(end: Int, tag: Int32)] = []
+                    for index in entries.indices {
+                        while let top = open.last, top.end <= index {
+                            open.removeLast()
+                            closeTag(top.tag)
+                        }
+                        let entry = entries[index]
+                        switch entry.kind {
+                        case .text:
+                            let bytes = UnsafeBufferPointer(rebasing: text[Int(entry.a)..<Int(entry.a) + Int(entry.b)])
+                            position = HTMLEscaping.write(bytes, to: position, quotes: false)
+                        case .rawHTML:
+                            put(UnsafeBufferPointer(rebasing: text[Int(entry.a)..<Int(entry.a) + Int(entry.b)]))
+                        case .element:
+                            put(UInt8(ascii: "<"))
+                            put(UnsafeBufferPointer(rebasing: names[nameRanges[Int(entry.a)]]))
+                            if entry.b >= 0 {
+                                for attribute in tree.attributeLists[Int(entry.b)] {
+                                    put(UInt8(ascii: " "))
+                                    var name = attribute.name
+                                    name.withUTF8 { put($0) }
+                                    put(UInt8(ascii: "="))
+                                    put(UInt8(ascii: "\""))
+                                    var value = attribute.value
+                                    value.withUTF8 { position = HTMLEscaping.write($0, to: position, quotes: true) }
+                                    put(UInt8(ascii: "\""))
+                                }
+                            }
+                            put(UInt8(ascii: ">"))
+                            if try tags.info(for: entry.a, tag: tree.names[entry.a]).isVoid { continue }
+                            if Int(entry.end) == index + 1 {
+                                closeTag(entry.a)
+                            } else {
+                                open.append((Int(entry.end), entry.a))
+                            }
+                        case .fragment, .component, .suspense, .errorBoundary:
+                            break
+                        }
+                    }
+                    while let top = open.popLast() { closeTag(top.tag) }
+                }
+            }
+            let written = position - start
+            // The two passes must agree; were they ever to disagree, stop rather than go on.
+            precondition(written == size, "HTML size \(size) was computed, \(written) written")
+            return written
+        }
+    }
+
+    /// The pretty-printed form, appending to a buffer reserved from an estimate.
+    static func renderPretty(_ tree: RenderTree) throws -> [UInt8] {
+        let pretty = true
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(estimatedSize(of: tree))
+        var tags = TagTable(count: tree.names.names.count)
+        // Open elements: where each one's subtree ends, its tag, its depth.
+        var open: [(end: Int, tag: Int32, depth: Int, blockChildren: Bool)] = []
         func newline(_ depth: Int) {
             guard pretty, !buffer.isEmpty else { return }
             buffer.append(UInt8(ascii: "\n"))
             buffer.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * max(depth, 0)))
         }
-        while let step = stack.popLast() {
-            switch step {
-            case .close(let tag, let depth, let blockChildren):
-                if blockChildren { newline(depth) }
-                append("</", to: &buffer)
-                append(tag, to: &buffer)
-                buffer.append(UInt8(ascii: ">"))
-            case .enter(let node, let depth):
-                switch node.kind {
-                case .text(let text):
-                    HTMLEscaping.appendText(text, to: &buffer)
-                case .rawHTML(let html):
-                    append(html, to: &buffer)
-                case .element(let tag, let attributes):
-                    try HTMLNames.checkTag(tag)
-                    let isBlock = PlainRenderer.blockTags.contains(tag)
-                    if isBlock { newline(depth) }
-                    buffer.append(UInt8(ascii: "<"))
-                    append(tag, to: &buffer)
-                    for attribute in attributes {
+        func closeTag(_ tag: Int32) {
+            buffer.append(UInt8(ascii: "<"))
+            buffer.append(UInt8(ascii: "/"))
+            appendName(tag, of: tree, to: &buffer)
+            buffer.append(UInt8(ascii: ">"))
+        }
+        let entries = tree.entries
+        for index in entries.indices {
+            while let top = open.last, top.end <= index {
+                open.removeLast()
+                if top.blockChildren { newline(top.depth) }
+                closeTag(top.tag)
+            }
+            let entry = entries[index]
+            switch entry.kind {
+            case .text:
+                tree.withBytes(of: entry) { HTMLEscaping.append($0, to: &buffer, quotes: false) }
+            case .rawHTML:
+                tree.withBytes(of: entry) { buffer.append(contentsOf: $0) }
+            case .element:
+                let depth = open.count
+                let tag = tree.names[entry.a]
+                let info = try tags.info(for: entry.a, tag: tag)
+                if pretty && info.isBlock { newline(depth) }
+                buffer.append(UInt8(ascii: "<"))
+                appendName(entry.a, of: tree, to: &buffer)
+                if entry.b >= 0 {
+                    for attribute in tree.attributeLists[Int(entry.b)] {
                         try HTMLNames.checkAttribute(attribute.name, tag: tag)
                         buffer.append(UInt8(ascii: " "))
-                        append(attribute.name, to: &buffer)
-                        append("=\"", to: &buffer)
+                        buffer.append(contentsOf: attribute.name.utf8)
+                        buffer.append(UInt8(ascii: "="))
+                        buffer.append(UInt8(ascii: "\""))
                         HTMLEscaping.appendAttribute(attribute.value, to: &buffer)
                         buffer.append(UInt8(ascii: "\""))
                     }
-                    buffer.append(UInt8(ascii: ">"))
-                    if HTMLNames.voidElements.contains(tag) {
-                        guard node.children.isEmpty else {
-                            throw InvalidMarkupError(
-                                message: "<\(tag)> is a void element and cannot have children; "
-                                    + "its \(node.children.count) children would be lost"
-                            )
-                        }
-                        continue
-                    }
-                    let blockChildren = pretty && node.children.contains(where: containsBlock)
-                    stack.append(.close(tag: tag, depth: depth, blockChildren: blockChildren))
-                    for child in node.children.reversed() { stack.append(.enter(child, depth: depth + 1)) }
-                case .fragment, .component, .suspense, .errorBoundary:
-                    for child in node.children.reversed() { stack.append(.enter(child, depth: depth)) }
                 }
+                buffer.append(UInt8(ascii: ">"))
+                let end = Int(entry.end)
+                if info.isVoid {
+                    guard end == index + 1 else {
+                        var children = 0
+                        var child = index + 1
+                        while child < end {
+                            children += 1
+                            child = Int(entries[child].end)
+                        }
+                        throw InvalidMarkupError(
+                            message: "<\(tag)> is a void element and cannot have children; "
+                                + "its \(children) children would be lost"
+                        )
+                    }
+                } else if end == index + 1 {
+                    closeTag(entry.a)
+                } else {
+                    let blockChildren = pretty && containsBlock(tree, from: index + 1, to: end)
+                    open.append((end, entry.a, depth, blockChildren))
+                }
+            case .fragment, .component, .suspense, .errorBoundary:
+                break
             }
         }
-        return String(decoding: buffer, as: UTF8.self)
+        while let top = open.popLast() {
+            if top.blockChildren { newline(top.depth) }
+            closeTag(top.tag)
+        }
+        return buffer
     }
 
-    /// Whether a node is, or transparently holds, a block element (for pretty-printing).
-    private static func containsBlock(_ node: Node) -> Bool {
-        switch node.kind {
-        case .element(let tag, _): return PlainRenderer.blockTags.contains(tag)
-        case .text, .rawHTML: return false
-        case .fragment, .component, .suspense, .errorBoundary: return node.children.contains(where: containsBlock)
-        }
+    /// More than the output needs unless much of the text is escaped, so that the buffer almost
+    /// never grows: growing copies it, and holds old and new copies at once. Capacity never
+    /// written is never touched, and costs no resident memory.
+    static func estimatedSize(of tree: RenderTree) -> Int {
+        tree.bytes.count * 3 / 2 + tree.entries.count * 12 + 64
     }
 
     @inline(__always)
-    private static func append(_ string: String, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: string.utf8)
+    private static func appendName(_ index: Int32, of tree: RenderTree, to buffer: inout [UInt8]) {
+        var name = tree.names[index]
+        name.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    /// Whether any entry in `start..<end`, looking through transparent nodes only, is a block
+    /// element (for pretty-printing).
+    private static func containsBlock(_ tree: RenderTree, from start: Int, to end: Int) -> Bool {
+        var index = start
+        while index < end {
+            let entry = tree.entries[index]
+            switch entry.kind {
+            case .element:
+                if PlainRenderer.blockTags.contains(tree.names[entry.a]) { return true }
+                index = Int(entry.end)
+            case .text, .rawHTML, .fragment, .component, .suspense, .errorBoundary:
+                index += 1
+            }
+        }
+        return false
+    }
+}
+
+/// The tags of one render, each checked and classified once, by its index in the tree's names.
+struct TagTable {
+    struct Info {
+        let isVoid: Bool
+        let isBlock: Bool
+    }
+
+    private var infos: [Info?]
+
+    init(count: Int) {
+        infos = Array(repeating: nil, count: count)
+    }
+
+    @inline(__always)
+    mutating func info(for index: Int32, tag: String) throws -> Info {
+        if let info = infos[Int(index)] { return info }
+        try HTMLNames.checkTag(tag)
+        let info = Info(isVoid: HTMLNames.voidElements.contains(tag), isBlock: PlainRenderer.blockTags.contains(tag))
+        infos[Int(index)] = info
+        return info
     }
 }

@@ -7,49 +7,57 @@ enum PlainRenderer {
         "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
     ]
 
-    static func render(_ root: Node) -> String {
-        var output = ""
+    static func render(_ tree: RenderTree) -> [UInt8] {
+        // One loop over the tree's entries, bytes into one buffer: see HTMLRenderer.
+        var output: [UInt8] = []
+        output.reserveCapacity(tree.bytes.count + 64)
         var lineIsEmpty = true
         var needsBreak = false
-        func write(_ text: String) {
-            guard !text.isEmpty else { return }
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let last = bytes.last else { return }
             if needsBreak, !lineIsEmpty {
-                output += "\n"
+                output.append(UInt8(ascii: "\n"))
                 lineIsEmpty = true
             }
             needsBreak = false
-            output += text
-            lineIsEmpty = text.last == "\n"
+            output.append(contentsOf: bytes)
+            // The last Character is "\n" (and not "\r\n", one Character) exactly when:
+            lineIsEmpty =
+                last == UInt8(ascii: "\n") && (bytes.count == 1 || bytes[bytes.count - 2] != UInt8(ascii: "\r"))
         }
-        enum Step { case enter(Node), leaveBlock }
-        var stack: [Step] = [.enter(root)]
-        while let step = stack.popLast() {
-            switch step {
-            case .leaveBlock:
+        // Where each open block element's subtree ends.
+        var blockEnds: [Int] = []
+        let entries = tree.entries
+        var index = 0
+        while index < entries.count {
+            while let end = blockEnds.last, end <= index {
+                blockEnds.removeLast()
                 needsBreak = true
-            case .enter(let node):
-                switch node.kind {
-                case .text(let text):
-                    write(text)
-                case .rawHTML(let html):
-                    write(strippingTags(html))
-                case .element(let tag, _):
-                    if tag == "br" {
-                        output += "\n"
-                        lineIsEmpty = true
-                        needsBreak = false
-                        continue
-                    }
-                    let isBlock = blockTags.contains(tag)
-                    if isBlock {
-                        needsBreak = true
-                        stack.append(.leaveBlock)
-                    }
-                    for child in node.children.reversed() { stack.append(.enter(child)) }
-                case .fragment, .component, .suspense, .errorBoundary:
-                    for child in node.children.reversed() { stack.append(.enter(child)) }
-                }
             }
+            let entry = entries[index]
+            switch entry.kind {
+            case .text:
+                tree.withBytes(of: entry, write)
+            case .rawHTML:
+                var text = strippingTags(tree.string(of: entry))
+                text.withUTF8(write)
+            case .element:
+                let tag = tree.names[entry.a]
+                if tag == "br" {
+                    output.append(UInt8(ascii: "\n"))
+                    lineIsEmpty = true
+                    needsBreak = false
+                    index = Int(entry.end)  // its children, if any, show nothing
+                    continue
+                }
+                if blockTags.contains(tag) {
+                    needsBreak = true
+                    blockEnds.append(Int(entry.end))
+                }
+            case .fragment, .component, .suspense, .errorBoundary:
+                break
+            }
+            index += 1
         }
         return output
     }

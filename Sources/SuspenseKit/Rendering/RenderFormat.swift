@@ -28,6 +28,19 @@ extension Node {
     /// Throws ``InvalidMarkupError`` when HTML is asked for and an element or attribute name
     /// cannot be written as HTML, or a void element has children.
     public func rendered(as format: RenderFormat) throws -> String {
+        try RenderTree(self).rendered(as: format)
+    }
+}
+
+extension RenderTree {
+    func rendered(as format: RenderFormat) throws -> String {
+        if case .html(pretty: false) = format.kind {
+            return try HTMLRenderer.renderCompactString(self)
+        }
+        return String(decoding: try renderedBytes(as: format), as: UTF8.self)
+    }
+
+    func renderedBytes(as format: RenderFormat) throws -> [UInt8] {
         switch format.kind {
         case .tree: return TreeRenderer.render(self)
         case .plain: return PlainRenderer.render(self)
@@ -57,5 +70,14 @@ public func render<C: Component>(
     options: RenderOptions = RenderOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> String {
-    try await resolve(component, cache: cache, options: options).rendered(as: format)
+    // Straight from the resolver's tree to the output, never through `Node`. Compact HTML is
+    // written into the string itself; other formats let the tree go before their bytes become
+    // the string, so that both are not held at once.
+    var tree: RenderTree? = try await _Resolver.run(component, cache: cache, options: options)
+    if case .html(pretty: false) = format.kind {
+        return try HTMLRenderer.renderCompactString(tree!)
+    }
+    let bytes = try tree!.renderedBytes(as: format)
+    tree = nil
+    return String(decoding: bytes, as: UTF8.self)
 }

@@ -1,26 +1,109 @@
 /// Renders the `.tree` format: one node per line, box-drawing indentation.
 enum TreeRenderer {
-    static func render(_ root: Node) -> String {
-        var lines: [String] = []
-        // Each entry: the node, the prefix of its own line, the prefix of its children's lines.
-        var stack: [(node: Node, linePrefix: String, childPrefix: String)] = []
-        let top = root.kind == .fragment ? root.children : [root]
-        for node in top.reversed() {
-            stack.append((node, "", ""))
-        }
-        while let (node, linePrefix, childPrefix) = stack.popLast() {
-            lines.append(linePrefix + label(of: node))
-            let count = node.children.count
-            for (index, child) in node.children.enumerated().reversed() {
-                let isLast = index == count - 1
-                stack.append((child, childPrefix + (isLast ? "└─ " : "├─ "), childPrefix + (isLast ? "   " : "│  ")))
+    static func render(_ tree: RenderTree) -> [UInt8] {
+        // One loop over the tree's entries, bytes into one buffer, one shared prefix that grows and
+        // shrinks with the depth: see HTMLRenderer.
+        var output: [UInt8] = []
+        output.reserveCapacity(tree.bytes.count + tree.entries.count * 12 + 64)
+        var prefix: [UInt8] = []
+        let entries = tree.entries
+        guard !entries.isEmpty else { return [] }
+        // The top-level nodes: the root's children when it is the fragment of a resolved tree.
+        var top = entries[0].kind == .fragment ? 1 : 0
+        let topEnd = entries[0].kind == .fragment ? Int(entries[0].end) : 1
+        // Open ancestors: where each one's subtree ends, and the length of its children's prefix.
+        var open: [(end: Int, prefixLength: Int)] = []
+        var isFirstLine = true
+        while top < topEnd {
+            if !isFirstLine { output.append(UInt8(ascii: "\n")) }
+            isFirstLine = false
+            appendLabel(of: entries[top], in: tree, to: &output)
+            let end = Int(entries[top].end)
+            open.removeAll(keepingCapacity: true)
+            open.append((end, 0))
+            prefix.removeAll(keepingCapacity: true)
+            var index = top + 1
+            while index < end {
+                while let last = open.last, last.end <= index { open.removeLast() }
+                let parent = open[open.count - 1]
+                let entry = entries[index]
+                let isLast = Int(entry.end) == parent.end
+                output.append(UInt8(ascii: "\n"))
+                output.append(contentsOf: prefix[..<parent.prefixLength])
+                output.append(contentsOf: isLast ? lastBranch : branch)
+                appendLabel(of: entry, in: tree, to: &output)
+                if Int(entry.end) > index + 1 {
+                    prefix.removeSubrange(parent.prefixLength...)
+                    prefix.append(contentsOf: isLast ? space : bar)
+                    open.append((Int(entry.end), prefix.count))
+                }
+                index += 1
             }
+            top = end
         }
-        return lines.joined(separator: "\n")
+        return output
     }
 
-    static func label(of node: Node) -> String {
-        switch node.kind {
+    private static let branch = Array("├─ ".utf8)
+    private static let lastBranch = Array("└─ ".utf8)
+    private static let bar = Array("│  ".utf8)
+    private static let space = Array("   ".utf8)
+
+    /// Appends a node's label; text and elements, the nodes of every page, without building
+    /// strings.
+    private static func appendLabel(of entry: RenderTree.Entry, in tree: RenderTree, to output: inout [UInt8]) {
+        switch entry.kind {
+        case .text:
+            tree.withBytes(of: entry) { appendQuoted($0, to: &output) }
+        case .element:
+            output.append(UInt8(ascii: "<"))
+            output.append(contentsOf: tree.names[entry.a].utf8)
+            for attribute in tree.attributes(of: entry) {
+                output.append(UInt8(ascii: " "))
+                output.append(contentsOf: attribute.name.utf8)
+                output.append(UInt8(ascii: "="))
+                var value = attribute.value
+                value.withUTF8 { appendQuoted($0, to: &output) }
+            }
+            output.append(UInt8(ascii: ">"))
+        case .component:
+            output.append(contentsOf: tree.names[entry.a].utf8)
+        case .fragment, .rawHTML, .suspense, .errorBoundary:
+            output.append(contentsOf: label(of: tree.kind(of: entry)).utf8)
+        }
+    }
+
+    /// `quoted(text)`, appended as bytes: every character it escapes is ASCII.
+    private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "\""):
+                output.append(UInt8(ascii: "\\"))
+                output.append(byte)
+            case UInt8(ascii: "\\"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(byte)
+            case UInt8(ascii: "\n"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(UInt8(ascii: "t"))
+            case 0..<0x20, 0x7F:
+                output.append(contentsOf: ("\\u{" + String(byte, radix: 16) + "}").utf8)
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    static func label(of kind: Node.Kind) -> String {
+        switch kind {
         case .fragment:
             return "Fragment"
         case .text(let text):

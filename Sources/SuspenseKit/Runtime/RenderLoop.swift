@@ -15,13 +15,13 @@ extension _Resolver {
         options: RenderOptions,
         onFrame: ((RenderFrame) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
-    ) async throws -> Node {
+    ) async throws -> RenderTree {
         let resolver = _Resolver(cache: cache, options: options)
         try resolver.evaluateRoot(component)
         var lastFrame: Node?
         func emit(_ cause: String) {
             guard let onFrame else { return }
-            let node = resolver.materialize()
+            let node = RenderTree(resolver.nodes, root: resolver.rootNode).node()
             if node != lastFrame {
                 lastFrame = node
                 onFrame(RenderFrame(cause: cause, node: node))
@@ -76,7 +76,7 @@ extension _Resolver {
             group.cancelAll()
         }
         try resolver.checkFinished()
-        return resolver.materialize()
+        return RenderTree(resolver.nodes, root: resolver.rootNode)
     }
 
     private static func label(of query: QueryID, in resolver: _Resolver) -> String {
@@ -100,7 +100,7 @@ public func resolve<C: Component>(
     options: RenderOptions = RenderOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> Node {
-    try await _Resolver.run(component, cache: cache, options: options)
+    try await _Resolver.run(component, cache: cache, options: options).node()
 }
 
 /// Resolves a component tree and returns every state it passed through: first with every

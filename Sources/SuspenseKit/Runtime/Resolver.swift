@@ -6,15 +6,21 @@
 /// place in the tree, its context (parent node, nearest boundaries, component path) and how to
 /// evaluate it again. When a query finishes, only the slots waiting on it are re-evaluated.
 public final class _Resolver {
-    var context: EvaluationContext
+    // The two properties touched for every node are exempt from the runtime's exclusivity
+    // checks (each access was a call into the runtime): the resolver is used by one task at a
+    // time, and never lends either one out while it writes it.
+    @exclusivity(unchecked) var context: EvaluationContext
     let root: SuspenseRecord
-    let rootNode = BuildNode(.fragment)
+    /// The tree being resolved; see ``NodeArena``.
+    @exclusivity(unchecked) var nodes = NodeArena()
+    let rootNode: NodeArena.ID
     let options: RenderOptions
 
     /// Queries discovered since the last call to `takeNewQueries()`, in discovery order.
     private var newQueries: [(QueryID, any AnyPromise)] = []
-    private var waiting: [QueryID: [Slot]] = [:]
-    private var inFlight: Set<QueryID> = []
+    /// The slots waiting on each query, and whether it is running: one table, so that each
+    /// suspension and each result looks its key up once.
+    private var waiting: [QueryID: Waiters] = [:]
     /// Pending slots waiting on a query that is running; the render goes on while this is > 0.
     private(set) var activeWaiters = 0
     private var nextAnonymousQuery = 0
@@ -22,6 +28,8 @@ public final class _Resolver {
     private(set) var anonymousLabels: [Int: String] = [:]
     private var touched: [SuspenseRecord] = []
     private var typeNames: [ObjectIdentifier: String] = [:]
+    /// The type named last: lists name one component type many times in a row.
+    private var lastNamed: (type: ObjectIdentifier, name: String)?
     let cache: QueryCache
     /// Set when an error reached the root; the render stops and throws it.
     private(set) var fatalError: RenderError?
@@ -32,7 +40,15 @@ public final class _Resolver {
         self.cache = cache
         self.options = options
         let rootScope = Scope(parent: nil)
-        root = SuspenseRecord(outer: nil, typedValueType: nil, content: nil, fallback: nil)
+        rootNode = nodes.makeFragment()
+        root = SuspenseRecord(
+            outer: nil,
+            contentNode: nodes.makeFragment(),
+            fallbackNode: nodes.makeFragment(),
+            typedValueType: nil,
+            content: nil,
+            fallback: nil
+        )
         root.contentScope = rootScope
         context = EvaluationContext(parent: rootNode, scope: rootScope, suspense: root, errorBoundary: nil, path: [])
     }
@@ -51,60 +67,126 @@ public final class _Resolver {
         settle()
     }
 
+    // The generic path below, and the `_resolve` of every primitive, are `@inlinable`: a user's
+    // components live in the user's module, where only inlinable code is specialized for them.
+    // Without it every node went through unspecialized generics (metadata lookups, value
+    // witnesses, boxes), most of the time of a static render. What is not generic stays out of
+    // line, behind the `@usableFromInline` helpers.
+
     /// Evaluates one child: makes it, then resolves it. A promise thrown while making it
     /// suspends the child in a slot; any other error goes up, located at the child.
+    @inlinable
     func evaluate<C: Component>(_ make: @escaping () throws -> C) throws {
         let component: C
         do {
             component = try make()
-        } catch let promise as any AnyPromise {
-            let name = name(of: C.self)
-            try suspend(promise, component: name, errorPath: errorPath(child: name)) { resolver in
+        } catch {
+            try childFailed(error, type: C.self) { resolver in
                 try C._resolve(try make(), in: resolver)
             }
             return
-        } catch {
-            throw located(error, at: errorPath(child: name(of: C.self)))
         }
         try C._resolve(component, in: self)
     }
 
+    /// `evaluate(_:)` for a child made from an input, such as one element of a ``ForEach``: the
+    /// closure that makes it again is built only if it suspends, so that a list of children
+    /// costs no allocation per child.
+    @inlinable
+    func evaluate<Input, C: Component>(_ input: Input, with make: @escaping (Input) throws -> C) throws {
+        let component: C
+        do {
+            component = try make(input)
+        } catch {
+            try childFailed(error, type: C.self) { resolver in
+                try C._resolve(try make(input), in: resolver)
+            }
+            return
+        }
+        try C._resolve(component, in: self)
+    }
+
+    /// Making a child of type `type` threw: a promise suspends it in a slot that `rerun`
+    /// evaluates again; any other error goes up, located at the child.
+    @usableFromInline
+    func childFailed(_ error: any Error, type: any Any.Type, rerun: @escaping (_Resolver) throws -> Void) throws {
+        let name = name(of: type)
+        if let promise = error as? any AnyPromise {
+            try suspend(promise, component: name, pathAddsComponent: addsName(name), thunk: rerun)
+            return
+        }
+        throw located(error, at: errorPath(child: name))
+    }
+
+    @inlinable
     func resolveComposite<C: Component>(_ component: C) throws {
         let name = name(of: C.self)
-        let node = BuildNode(.component(name: name))
-        context.parent.children.append(node)
-        let saved = context
-        context.parent = node
-        context.path.append(name)
-        defer { context = saved }
+        let saved = enterComponent(named: name)
+        defer { leave(restoring: saved) }
         let body: C.Body
         do {
             body = try component.body
-        } catch let promise as any AnyPromise {
+        } catch {
             // The slot re-evaluates only the body: the component itself was made already.
-            try suspend(promise, component: name, errorPath: context.path) { resolver in
+            try bodyFailed(error, component: name) { resolver in
                 try C.Body._resolve(try component.body, in: resolver)
             }
             return
-        } catch {
-            throw located(error, at: context.path)
         }
         try C.Body._resolve(body, in: self)
     }
 
-    func appendLeaf(_ kind: BuildNode.Kind) {
-        context.parent.children.append(BuildNode(kind))
+    /// Adds a user component's node and makes it the parent; returns the context to restore.
+    @usableFromInline
+    func enterComponent(named name: String) -> EvaluationContext {
+        let node = nodes.appendComponent(name: name, to: context.parent)
+        let saved = context
+        context.parent = node
+        context.path.append(name)
+        return saved
     }
 
+    @usableFromInline
+    func leave(restoring saved: EvaluationContext) {
+        context = saved
+    }
+
+    /// A component's body threw: a promise suspends the component in a slot that `rerun`
+    /// evaluates again; any other error goes up, located at the component.
+    @usableFromInline
+    func bodyFailed(_ error: any Error, component name: String, rerun: @escaping (_Resolver) throws -> Void) throws {
+        if let promise = error as? any AnyPromise {
+            try suspend(promise, component: name, pathAddsComponent: false, thunk: rerun)
+            return
+        }
+        throw located(error, at: context.path)
+    }
+
+    /// A node without children.
+    @usableFromInline
+    enum Leaf {
+        case text(String)
+        case rawHTML(String)
+    }
+
+    @usableFromInline
+    func appendLeaf(_ leaf: Leaf) {
+        switch leaf {
+        case .text(let text): nodes.appendText(text, to: context.parent)
+        case .rawHTML(let html): nodes.appendRawHTML(html, to: context.parent)
+        }
+    }
+
+    @usableFromInline
     func resolveElement(tag: String, attributes: [Attribute], content: (_Resolver) throws -> Void) throws {
-        let node = BuildNode(.element(tag: tag, attributes: attributes))
-        context.parent.children.append(node)
+        let node = nodes.appendElement(tag: tag, attributes: attributes, to: context.parent)
         let saved = context.parent
         context.parent = node
         defer { context.parent = saved }
         try content(self)
     }
 
+    @usableFromInline
     func resolveSuspense(
         typedValueType: (any Any.Type)?,
         content: @escaping (_Resolver, Any?) throws -> Void,
@@ -112,11 +194,13 @@ public final class _Resolver {
     ) throws {
         let record = SuspenseRecord(
             outer: context,
+            contentNode: nodes.makeFragment(),
+            fallbackNode: nodes.makeFragment(),
             typedValueType: typedValueType,
             content: content,
             fallback: fallback
         )
-        context.parent.children.append(BuildNode(.suspense(record)))
+        nodes.appendSuspense(record, to: context.parent)
         try evaluateContent(of: record, value: nil)
         if record.pendingCount == 0 {
             record.isResolved = true
@@ -152,12 +236,18 @@ public final class _Resolver {
         try fallback(self)
     }
 
+    @usableFromInline
     func resolveErrorBoundary(
         content: (_Resolver) throws -> Void,
         fallback: @escaping (_Resolver, any Error) throws -> Void
     ) throws {
-        let record = ErrorBoundaryRecord(outer: context, fallback: fallback)
-        context.parent.children.append(BuildNode(.errorBoundary(record)))
+        let record = ErrorBoundaryRecord(
+            outer: context,
+            contentNode: nodes.makeFragment(),
+            fallbackNode: nodes.makeFragment(),
+            fallback: fallback
+        )
+        nodes.appendErrorBoundary(record, to: context.parent)
         let saved = context
         context.parent = record.contentNode
         context.scope = record.contentScope
@@ -179,7 +269,7 @@ public final class _Resolver {
         record.caught = underlying
         changed = true
         record.contentScope.kill(retiring: retire)
-        record.contentNode.children = []
+        nodes.removeChildren(of: record.contentNode)
         let saved = context
         context = record.outer
         context.parent = record.fallbackNode
@@ -197,23 +287,30 @@ public final class _Resolver {
 
     // MARK: Suspension
 
+    /// Suspends a component in a slot. Its error path is the context's path, plus the component's
+    /// name when `pathAddsComponent`; built only when an error needs it.
     private func suspend(
         _ promise: any AnyPromise,
         component: String,
-        errorPath: [String],
+        pathAddsComponent: Bool,
         thunk: @escaping (_Resolver) throws -> Void
     ) throws {
-        let (query, label, target) = try identify(promise, component: component, errorPath: errorPath)
+        let (query, label, target) = try identify(
+            promise,
+            component: component,
+            errorPath: pathAddsComponent ? context.path + [component] : context.path
+        )
         let slot = Slot(
+            node: nodes.makeFragment(),
             context: context,
             component: component,
-            errorPath: errorPath,
+            pathAddsComponent: pathAddsComponent,
             query: query,
             queryLabel: label,
             thunk: thunk
         )
         slot.deliversTo = target
-        context.parent.children.append(slot.node)
+        nodes.link(slot.node, to: context.parent)
         context.scope.register(slot)
         context.suspense.pendingCount += 1
         context.suspense.slots.append(slot)
@@ -225,7 +322,7 @@ public final class _Resolver {
     private func identify(
         _ promise: any AnyPromise,
         component: String,
-        errorPath: [String]
+        errorPath: @autoclosure () -> [String]
     ) throws -> (QueryID, String, SuspenseRecord?) {
         if let key = promise.key {
             return (.key(key), key, nil)
@@ -236,7 +333,7 @@ public final class _Resolver {
         else {
             throw located(
                 SuspenseError.keylessPromise(component: component, valueType: promise.valueTypeName),
-                at: errorPath
+                at: errorPath()
             )
         }
         if suspense.deliveries >= options.maxResuspensions {
@@ -246,7 +343,7 @@ public final class _Resolver {
                     attempts: suspense.deliveries,
                     lastQuery: promise.valueTypeName
                 ),
-                at: errorPath
+                at: errorPath()
             )
         }
         nextAnonymousQuery += 1
@@ -256,16 +353,20 @@ public final class _Resolver {
 
     private func wait(_ slot: Slot, on query: QueryID, promise: any AnyPromise) {
         slot.query = query
-        waiting[query, default: []].append(slot)
+        // A key left pending for good, or stubbed as pending, never starts a query.
+        var neverResolves = false
         if case .key(let key) = query, case .pendingForever = cache.entry(for: key) {
-            return
+            neverResolves = true
+        } else if case .pending = stubbedOutcome(for: query, promise: promise) {
+            neverResolves = true
         }
-        if case .pending = stubbedOutcome(for: query, promise: promise) {
+        let starts = waiting[query, default: Waiters()].add(slot, running: !neverResolves)
+        if neverResolves {
             return
         }
         slot.waitsInFlight = true
         activeWaiters += 1
-        if inFlight.insert(query).inserted {
+        if starts {
             newQueries.append((query, promise))
         }
     }
@@ -304,7 +405,7 @@ public final class _Resolver {
             changed = true
             record.fallbackScope?.kill(retiring: retire)
             record.fallbackScope = nil
-            record.fallbackNode.children = []
+            nodes.removeChildren(of: record.fallbackNode)
         }
     }
 
@@ -316,8 +417,7 @@ public final class _Resolver {
     func takeNewQueries() -> [(QueryID, any AnyPromise)] {
         defer { newQueries = [] }
         return newQueries.filter { query, _ in
-            if waiting[query]?.contains(where: \.isPending) == true { return true }
-            inFlight.remove(query)
+            if waiting[query]?.slots.contains(where: \.isPending) == true { return true }
             waiting[query] = nil
             return false
         }
@@ -330,11 +430,10 @@ public final class _Resolver {
 
     /// Applies one query's result: stores it, then re-evaluates the slots waiting on it.
     func apply(_ result: Result<any Sendable, any Error>, for query: QueryID) {
-        inFlight.remove(query)
         if case .key(let key) = query {
             cache.record(result, for: key)
         }
-        let slots = waiting.removeValue(forKey: query) ?? []
+        let slots = waiting.removeValue(forKey: query)?.slots ?? []
         QueryCache.$current.withValue(cache) {
             for slot in slots where slot.isPending && slot.waitsInFlight {
                 slot.waitsInFlight = false
@@ -398,7 +497,7 @@ public final class _Resolver {
         changed = true
         record.contentScope.kill(retiring: retire)
         record.contentScope = Scope(parent: outer.scope)
-        record.contentNode.children = []
+        nodes.removeChildren(of: record.contentNode)
         do {
             try evaluateContent(of: record, value: value)
         } catch {
@@ -456,18 +555,30 @@ public final class _Resolver {
     /// The path of a child about to be made: builder plumbing (a closure's whole content) adds
     /// no name of its own.
     private func errorPath(child name: String) -> [String] {
-        name.hasPrefix("_") ? context.path : context.path + [name]
+        addsName(name) ? context.path + [name] : context.path
+    }
+
+    private func addsName(_ name: String) -> Bool {
+        !name.hasPrefix("_")
     }
 
     /// A type's name as shown in paths and in the `.tree` format: no module, no generic arguments.
-    func name<C>(of type: C.Type) -> String {
+    @usableFromInline
+    func name(of type: any Any.Type) -> String {
         let id = ObjectIdentifier(type)
-        if let name = typeNames[id] { return name }
-        var name = String(describing: type)
-        if let angle = name.firstIndex(of: "<") {
-            name = String(name[..<angle])
+        if let lastNamed, lastNamed.type == id { return lastNamed.name }
+        let name: String
+        if let known = typeNames[id] {
+            name = known
+        } else {
+            var described = String(describing: type)
+            if let angle = described.firstIndex(of: "<") {
+                described = String(described[..<angle])
+            }
+            typeNames[id] = described
+            name = described
         }
-        typeNames[id] = name
+        lastNamed = (id, name)
         return name
     }
 }

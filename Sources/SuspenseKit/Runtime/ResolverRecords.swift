@@ -1,24 +1,3 @@
-/// A node of the tree being resolved. Internal; materialized into ``Node`` for renderers.
-final class BuildNode {
-    enum Kind {
-        case fragment
-        case text(String)
-        case rawHTML(String)
-        case element(tag: String, attributes: [Attribute])
-        case component(name: String)
-        case suspense(SuspenseRecord)
-        case errorBoundary(ErrorBoundaryRecord)
-        case slot(Slot)
-    }
-
-    let kind: Kind
-    var children: [BuildNode] = []
-
-    init(_ kind: Kind) {
-        self.kind = kind
-    }
-}
-
 /// A region of the tree that can be discarded as a whole: the content of a boundary that caught
 /// an error, the fallback of a Suspense that resolved. Discarding it retires every slot in it.
 final class Scope {
@@ -57,9 +36,24 @@ enum QueryID: Hashable, Sendable {
     case anonymous(Int)
 }
 
+/// The slots waiting on one query, in the order they suspended, and whether it is running.
+struct Waiters {
+    var slots: [Slot] = []
+    var isRunning = false
+
+    /// Adds a slot; returns whether the query must start now (`running`, and not yet started).
+    mutating func add(_ slot: Slot, running: Bool) -> Bool {
+        slots.append(slot)
+        guard running, !isRunning else { return false }
+        isRunning = true
+        return true
+    }
+}
+
 /// Where evaluation is happening: what a suspended child captures to be re-evaluated later.
+@usableFromInline
 struct EvaluationContext {
-    var parent: BuildNode
+    var parent: NodeArena.ID
     var scope: Scope
     var suspense: SuspenseRecord
     var errorBoundary: ErrorBoundaryRecord?
@@ -68,11 +62,16 @@ struct EvaluationContext {
 
 /// A child that suspended: re-evaluated in its captured context once its query resolves.
 final class Slot {
-    let node: BuildNode
+    let node: NodeArena.ID
     let context: EvaluationContext
     let component: String
+    /// Whether the component's name ends its error path (not when its context's path already
+    /// ends with it, nor for builder plumbing).
+    let pathAddsComponent: Bool
     /// The path of the component, where errors it throws are located.
-    let errorPath: [String]
+    var errorPath: [String] {
+        pathAddsComponent ? context.path + [component] : context.path
+    }
     let thunk: (_Resolver) throws -> Void
     var isPending = true
     var waitsInFlight = false
@@ -83,19 +82,20 @@ final class Slot {
     var deliversTo: SuspenseRecord?
 
     init(
+        node: NodeArena.ID,
         context: EvaluationContext,
         component: String,
-        errorPath: [String],
+        pathAddsComponent: Bool,
         query: QueryID,
         queryLabel: String,
         thunk: @escaping (_Resolver) throws -> Void
     ) {
-        self.node = BuildNode(.fragment)
+        self.node = node
         var context = context
         context.parent = node
         self.context = context
         self.component = component
-        self.errorPath = errorPath
+        self.pathAddsComponent = pathAddsComponent
         self.query = query
         self.queryLabel = queryLabel
         self.thunk = thunk
@@ -105,8 +105,9 @@ final class Slot {
 final class SuspenseRecord {
     /// Where the Suspense itself lives; its fallback is evaluated here.
     let outer: EvaluationContext?
-    let contentNode = BuildNode(.fragment)
-    let fallbackNode = BuildNode(.fragment)
+    /// Fragments in the resolver's arena holding the content and the fallback.
+    let contentNode: NodeArena.ID
+    let fallbackNode: NodeArena.ID
     var contentScope: Scope
     var fallbackScope: Scope?
     var pendingCount = 0
@@ -120,11 +121,15 @@ final class SuspenseRecord {
 
     init(
         outer: EvaluationContext?,
+        contentNode: NodeArena.ID,
+        fallbackNode: NodeArena.ID,
         typedValueType: (any Any.Type)?,
         content: ((_Resolver, Any?) throws -> Void)?,
         fallback: ((_Resolver) throws -> Void)?
     ) {
         self.outer = outer
+        self.contentNode = contentNode
+        self.fallbackNode = fallbackNode
         self.contentScope = Scope(parent: outer?.scope)
         self.typedValueType = typedValueType
         self.content = content
@@ -147,14 +152,22 @@ final class SuspenseRecord {
 final class ErrorBoundaryRecord {
     /// Where the ErrorBoundary itself lives; its fallback is evaluated here.
     let outer: EvaluationContext
-    let contentNode = BuildNode(.fragment)
-    let fallbackNode = BuildNode(.fragment)
+    /// Fragments in the resolver's arena holding the content and the fallback.
+    let contentNode: NodeArena.ID
+    let fallbackNode: NodeArena.ID
     let contentScope: Scope
     var caught: (any Error)?
     let fallback: (_Resolver, any Error) throws -> Void
 
-    init(outer: EvaluationContext, fallback: @escaping (_Resolver, any Error) throws -> Void) {
+    init(
+        outer: EvaluationContext,
+        contentNode: NodeArena.ID,
+        fallbackNode: NodeArena.ID,
+        fallback: @escaping (_Resolver, any Error) throws -> Void
+    ) {
         self.outer = outer
+        self.contentNode = contentNode
+        self.fallbackNode = fallbackNode
         self.contentScope = Scope(parent: outer.scope)
         self.fallback = fallback
     }

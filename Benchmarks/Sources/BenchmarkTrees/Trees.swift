@@ -1,0 +1,139 @@
+public import SuspenseKit
+import Synchronization
+
+/// The text of item `index`: every item needs escaping in HTML (`<`, `>`, `&`) and in `.tree`
+/// (`"`).
+@inline(__always)
+public func itemText(_ index: Int) -> String {
+    "item \(index): <b>&\"quoted\"</b>"
+}
+
+/// Benchmark 1 (and 5): one `<ul>` with `count` `<li>`, each holding one text.
+public struct StaticList: Component {
+    public let count: Int
+    public init(count: Int) { self.count = count }
+
+    public var body: some Component {
+        Element("ul") {
+            ForEach(0..<count) { index in
+                Element("li") { Text(itemText(index)) }
+            }
+        }
+    }
+}
+
+/// Benchmark 2: the same tree, but every item is its own component that suspends on its own key
+/// with a query that resolves at once, all inside one `Suspense`.
+public struct SuspendingList: Component {
+    public let count: Int
+    public init(count: Int) { self.count = count }
+
+    public var body: some Component {
+        Suspense {
+            Element("ul") {
+                ForEach(0..<count) { index in
+                    try SuspendingItem(index: index)
+                }
+            }
+        } fallback: {
+            Text("Loading…")
+        }
+    }
+}
+
+public struct SuspendingItem: Component {
+    let text: String
+
+    public init(index: Int) throws {
+        text = try resolveValue(key: "item/\(index)") { itemText(index) }
+    }
+
+    public var body: some Component {
+        Element("li") { Text(text) }
+    }
+}
+
+/// Benchmark 3: `count` sibling components whose queries each sleep for `delay`.
+public struct SlowList: Component {
+    public let count: Int
+    public let delay: Duration
+    public init(count: Int, delay: Duration) {
+        self.count = count
+        self.delay = delay
+    }
+
+    public var body: some Component {
+        Suspense {
+            Element("ul") {
+                ForEach(0..<count) { index in
+                    try SlowItem(index: index, delay: delay)
+                }
+            }
+        } fallback: {
+            Text("Loading…")
+        }
+    }
+}
+
+public struct SlowItem: Component {
+    let text: String
+
+    public init(index: Int, delay: Duration) throws {
+        text = try resolveValue(key: "slow/\(index)") {
+            try await Task.sleep(for: delay)
+            return itemText(index)
+        }
+    }
+
+    public var body: some Component {
+        Element("li") { Text(text) }
+    }
+}
+
+/// Counts how many times a query ran.
+public final class ExecutionCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    public init() {}
+    public func increment() { count.add(1, ordering: .relaxed) }
+    public var value: Int { count.load(ordering: .relaxed) }
+}
+
+/// The text every component of benchmark 4 shows.
+public let sharedText = "shared: <b>&\"quoted\"</b>"
+
+/// Benchmark 4: `count` components that all read one key; its query must run once.
+public struct SharedKeyList: Component {
+    public let count: Int
+    public let counter: ExecutionCounter
+    public init(count: Int, counter: ExecutionCounter) {
+        self.count = count
+        self.counter = counter
+    }
+
+    public var body: some Component {
+        Suspense {
+            Element("ul") {
+                ForEach(0..<count) { _ in
+                    try SharedItem(counter: counter)
+                }
+            }
+        } fallback: {
+            Text("Loading…")
+        }
+    }
+}
+
+public struct SharedItem: Component {
+    let text: String
+
+    public init(counter: ExecutionCounter) throws {
+        text = try resolveValue(key: "shared") {
+            counter.increment()
+            return sharedText
+        }
+    }
+
+    public var body: some Component {
+        Element("li") { Text(text) }
+    }
+}

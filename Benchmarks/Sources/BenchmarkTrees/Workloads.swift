@@ -1,0 +1,27 @@
+public import SuspenseKit
+
+/// The benchmarks' workloads, shared by `SuspenseBench` and the ordo-one/benchmark target.
+public enum Workloads {
+    /// Benchmark 1: the static tree in `format`.
+    public static func staticTree(count: Int, as format: RenderFormat) async throws -> String {
+        try await render(StaticList(count: count), as: format)
+    }
+
+    /// Benchmark 2: every item suspends on its own key inside one Suspense.
+    public static func suspendingItems(count: Int) async throws -> String {
+        try await render(SuspendingList(count: count), as: .html)
+    }
+
+    /// Benchmark 3: `count` siblings whose queries each take `delay`.
+    public static func slowSiblings(count: Int, delay: Duration) async throws -> String {
+        try await render(SlowList(count: count, delay: delay), as: .html)
+    }
+
+    /// Benchmark 4: `count` components sharing one key; returns the output and how many times the
+    /// query ran.
+    public static func sharedKey(count: Int) async throws -> (output: String, executions: Int) {
+        let counter = ExecutionCounter()
+        let output = try await render(SharedKeyList(count: count, counter: counter), as: .html)
+        return (output, counter.value)
+    }
+}

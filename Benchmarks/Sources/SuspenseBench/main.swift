@@ -1,0 +1,343 @@
+// Runs the five SuspenseKit benchmarks in one process, each next to a hand-written byte-buffer
+// baseline that produces identical output (checked once before measuring), and prints a markdown
+// table of medians and ratios measured in this run.
+//
+//     swift run -c release --package-path Benchmarks SuspenseBench [--runs N] [--items N]
+//                                                                   [--memory-items N] [--no-plot]
+//                                                                   [--only 1,2,…]
+//     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline N
+//
+// Peak memory is measured in a fresh subprocess per subject (this executable with
+// `--memory-child`), from /proc/self/status VmHWM after resetting it through /proc/self/clear_refs.
+import BenchmarkTrees
+import Foundation
+import SuspenseKit
+
+struct Options {
+    var runs = 7
+    var items = 100_000
+    var memoryItems = 500_000  // 1 <ul> + 500,000 <li> + 500,000 texts = 1,000,001 nodes
+    var slowCount = 1_000
+    var sharedCount = 10_000
+    var plot = true
+    /// The benchmarks to run, by number: all by default.
+    var only: Set<Int> = [1, 2, 3, 4, 5]
+
+    init(_ arguments: [String]) {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--runs": runs = Int(iterator.next() ?? "") ?? runs
+            case "--items": items = Int(iterator.next() ?? "") ?? items
+            case "--memory-items": memoryItems = Int(iterator.next() ?? "") ?? memoryItems
+            case "--no-plot": plot = false
+            case "--only": only = Set((iterator.next() ?? "").split(separator: ",").compactMap { Int($0) })
+            default: break
+            }
+        }
+    }
+}
+
+// MARK: Measuring
+
+func milliseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// Times each subject `runs` times, interleaved (a, b, c, a, b, c, …) after one warm-up round,
+/// so that the machine's noise falls on all of them alike. Returns each subject's times in ms.
+@MainActor
+func measureInterleaved(runs: Int, _ subjects: [() async throws -> Void]) async throws -> [[Double]] {
+    let clock = ContinuousClock()
+    var times = Array(repeating: [Double](), count: subjects.count)
+    for round in 0...runs {
+        for (index, subject) in subjects.enumerated() {
+            let elapsed = try await clock.measure { try await subject() }
+            if round > 0 { times[index].append(milliseconds(elapsed)) }
+        }
+    }
+    return times
+}
+
+@inline(never)
+func consume(_ string: String) {
+    if string.utf8.count == 42 { print("") }
+}
+
+func check(_ what: String, _ ours: String, equals baseline: String) {
+    guard ours == baseline else {
+        let ourPrefix = ours.prefix(300)
+        let basePrefix = baseline.prefix(300)
+        fatalError("\(what): output differs from the baseline\nours:     \(ourPrefix)\nbaseline: \(basePrefix)")
+    }
+}
+
+func formatMS(_ value: Double) -> String {
+    value >= 100 ? String(format: "%.0f ms", value) : String(format: "%.1f ms", value)
+}
+
+func formatRatio(_ value: Double) -> String {
+    String(format: "%.2f×", value)
+}
+
+func formatMB(_ bytes: Int) -> String {
+    String(format: "%.1f MB", Double(bytes) / 1_048_576)
+}
+
+// MARK: Peak memory, in a fresh process
+
+func statusField(_ name: String) -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in status.split(separator: "\n") where line.hasPrefix(name + ":") {
+        let digits = line.dropFirst(name.count + 1).filter(\.isNumber)
+        return (Int(digits) ?? -1) * 1024
+    }
+    return -1
+}
+
+/// In the child: renders `subject` once and prints `peak_bytes output_bytes`, where peak is the
+/// growth of the resident set's high-water mark over the resident set before rendering.
+func memoryChild(subject: String, items: Int) async throws {
+    // Reset VmHWM to the current RSS (Linux ≥ 4.0), then measure from here.
+    if let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") {
+        handle.write("5".data(using: .utf8)!)
+        try? handle.close()
+    }
+    let before = statusField("VmRSS")
+    let output: String
+    switch subject {
+    case "suspensekit": output = try await Workloads.staticTree(count: items, as: .html)
+    case "baseline": output = Baseline.html(count: items)
+    case "plot": output = PlotTrees.html(count: items)
+    case "suspending": output = try await Workloads.suspendingItems(count: items)
+    default: fatalError("unknown subject \(subject)")
+    }
+    let peak = statusField("VmHWM")
+    withExtendedLifetime(output) {
+        print(peak - before, output.utf8.count)
+    }
+}
+
+func measureMemory(subject: String, items: Int) throws -> (peak: Int, output: Int) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = ["--memory-child", subject, String(items)]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    guard process.terminationStatus == 0, fields.count == 2 else {
+        fatalError("memory child \(subject) failed: \(String(decoding: data, as: UTF8.self))")
+    }
+    return (fields[0], fields[1])
+}
+
+// MARK: Profiling
+
+/// Runs one workload once, for `valgrind --tool=callgrind` (instruction counts are repeatable on
+/// a noisy machine): `SuspenseBench --profile static-html 20000`.
+func profile(_ workload: String, items: Int) async throws {
+    let output: String
+    switch workload {
+    case "baseline": output = Baseline.html(count: items)
+    case "static-html": output = try await Workloads.staticTree(count: items, as: .html)
+    case "static-tree": output = try await Workloads.staticTree(count: items, as: .tree)
+    case "static-plain": output = try await Workloads.staticTree(count: items, as: .plain)
+    case "suspending": output = try await Workloads.suspendingItems(count: items)
+    case "shared": output = try await Workloads.sharedKey(count: items).output
+    default: fatalError("unknown workload \(workload)")
+    }
+    print(workload, items, output.utf8.count)
+}
+
+// MARK: Machine
+
+func machineDescription() -> String {
+    var cpu = "unknown CPU"
+    if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+        let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+        let colon = line.firstIndex(of: ":")
+    {
+        cpu = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let memory = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+    return "\(cpu), \(cores) cores, \(String(format: "%.0f", memory)) GiB, "
+        + "\(ProcessInfo.processInfo.operatingSystemVersionString)"
+}
+
+// MARK: Main
+
+@main
+struct SuspenseBench {
+    static func main() async throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--memory-child", arguments.count == 3, let items = Int(arguments[2]) {
+            try await memoryChild(subject: arguments[1], items: items)
+            return
+        }
+        if arguments.first == "--profile", arguments.count == 3, let items = Int(arguments[2]) {
+            try await profile(arguments[1], items: items)
+            return
+        }
+        let options = Options(arguments)
+        let n = options.items
+        let nText = n.formatted()
+        print("SuspenseBench: \(options.runs) runs each (medians), \(machineDescription())\n")
+
+        // Identical output, checked once.
+        let baselineHTML = Baseline.html(count: n)
+        check("static .html", try await Workloads.staticTree(count: n, as: .html), equals: baselineHTML)
+        check("static .tree", try await Workloads.staticTree(count: n, as: .tree), equals: Baseline.tree(count: n))
+        check("static .plain", try await Workloads.staticTree(count: n, as: .plain), equals: Baseline.plain(count: n))
+        check("every item suspends", try await Workloads.suspendingItems(count: n), equals: baselineHTML)
+        let plotIdentical = !options.plot || PlotTrees.html(count: 10) == Baseline.html(count: 10)
+        let slowBaseline = Baseline.html(count: options.slowCount)
+        check(
+            "slow siblings",
+            try await Workloads.slowSiblings(count: options.slowCount, delay: .milliseconds(50)),
+            equals: slowBaseline
+        )
+        let sharedBaseline = Baseline.html(count: options.sharedCount) { _ in sharedText }
+        let shared = try await Workloads.sharedKey(count: options.sharedCount)
+        check("shared key", shared.output, equals: sharedBaseline)
+
+        var rows: [String] = []
+        func row(_ cells: String...) { rows.append("| " + cells.joined(separator: " | ") + " |") }
+
+        // 1. Static tree.
+        if options.only.contains(1) {
+            var subjects: [() async throws -> Void] = [
+                { consume(Baseline.html(count: n)) },
+                { consume(try await Workloads.staticTree(count: n, as: .html)) },
+            ]
+            if options.plot { subjects.append { consume(PlotTrees.html(count: n)) } }
+            let html = try await measureInterleaved(runs: options.runs, subjects)
+            let plotTime = options.plot ? formatMS(median(html[2])) : "—"
+            row(
+                "1. static tree, \(nText) `<li>`, `.html`", formatMS(median(html[1])), formatMS(median(html[0])),
+                formatRatio(median(html[1]) / median(html[0])), "≤ 1.5×", plotTime
+            )
+            for (name, format, baseline) in [
+                ("`.tree`", RenderFormat.tree, { Baseline.tree(count: n) }),
+                ("`.plain`", RenderFormat.plain, { Baseline.plain(count: n) }),
+            ] as [(String, RenderFormat, () -> String)] {
+                let times = try await measureInterleaved(
+                    runs: options.runs,
+                    [
+                        { consume(baseline()) },
+                        { consume(try await Workloads.staticTree(count: n, as: format)) },
+                    ])
+                row(
+                    "1. static tree, \(nText) `<li>`, \(name)", formatMS(median(times[1])), formatMS(median(times[0])),
+                    formatRatio(median(times[1]) / median(times[0])), "—", "—"
+                )
+            }
+
+        }
+
+        // 2. Every item suspends on its own key.
+        if options.only.contains(2) {
+            let suspending = try await measureInterleaved(
+                runs: options.runs,
+                [
+                    { consume(Baseline.html(count: n)) },
+                    { consume(try await Workloads.suspendingItems(count: n)) },
+                ])
+            row(
+                "2. every item suspends on its own key, \(nText) queries, one Suspense",
+                formatMS(median(suspending[1])), formatMS(median(suspending[0])),
+                formatRatio(median(suspending[1]) / median(suspending[0])), "≤ 5×", "(cannot suspend)"
+            )
+
+        }
+
+        // 3. Sibling queries of 50 ms each.
+        if options.only.contains(3) {
+            // The floor, measured in the same run: one query of 50 ms alone.
+            let slow = try await measureInterleaved(
+                runs: options.runs,
+                [
+                    { consume(try await Workloads.slowSiblings(count: 1, delay: .milliseconds(50))) },
+                    { consume(try await Workloads.slowSiblings(count: options.slowCount, delay: .milliseconds(50))) },
+                ])
+            let slowMedian = median(slow[1])
+            row(
+                "3. \(options.slowCount.formatted()) siblings × 50 ms query: wall", formatMS(slowMedian),
+                "\(formatMS(median(slow[0]))) (1 sibling × 50 ms)", formatRatio(slowMedian / median(slow[0])),
+                "≤ 60 ms",
+                "—"
+            )
+        }
+
+        // 4. One key shared by many components.
+        if options.only.contains(4) {
+            var executions: [Int] = []
+            let sharedTimes = try await measureInterleaved(
+                runs: options.runs,
+                [
+                    { consume(Baseline.html(count: options.sharedCount) { _ in sharedText }) },
+                    {
+                        let result = try await Workloads.sharedKey(count: options.sharedCount)
+                        executions.append(result.executions)
+                        consume(result.output)
+                    },
+                ])
+            let executionSummary = Set(executions).sorted().map(String.init).joined(separator: ", ")
+            row(
+                "4. \(options.sharedCount.formatted()) components, one shared key: wall "
+                    + "(query executions: \(executionSummary))",
+                formatMS(median(sharedTimes[1])), formatMS(median(sharedTimes[0])),
+                formatRatio(median(sharedTimes[1]) / median(sharedTimes[0])), "1 execution", "—"
+            )
+
+        }
+
+        // 5. Peak memory, each subject in a fresh process.
+        if options.only.contains(5) {
+            let memoryNodes = (1 + 2 * options.memoryItems).formatted()
+            let ours = try measureMemory(subject: "suspensekit", items: options.memoryItems)
+            let baseline = try measureMemory(subject: "baseline", items: options.memoryItems)
+            var plotMemory = "—"
+            if options.plot {
+                let plot = try measureMemory(subject: "plot", items: options.memoryItems)
+                plotMemory = "\(formatMB(plot.peak)) (\(formatRatio(Double(plot.peak) / Double(plot.output))) output)"
+            }
+            row(
+                "5. \(memoryNodes) nodes to `.html`: peak memory (output \(formatMB(ours.output)))",
+                "\(formatMB(ours.peak)) = \(formatRatio(Double(ours.peak) / Double(ours.output))) output",
+                "\(formatMB(baseline.peak)) = \(formatRatio(Double(baseline.peak) / Double(baseline.output))) output",
+                formatRatio(Double(ours.peak) / Double(baseline.peak)), "≤ 3× output", plotMemory
+            )
+            // Not a target: what suspending costs in memory (benchmark 2's tree, in a fresh process).
+            let suspending = try measureMemory(subject: "suspending", items: n)
+            let suspendingBaseline = try measureMemory(subject: "baseline", items: n)
+            row(
+                "5. (for comparison) benchmark 2's tree, \(nText) suspending items: peak memory "
+                    + "(output \(formatMB(suspending.output)))",
+                "\(formatMB(suspending.peak)) = "
+                    + "\(formatRatio(Double(suspending.peak) / Double(suspending.output))) output",
+                "\(formatMB(suspendingBaseline.peak)) = "
+                    + "\(formatRatio(Double(suspendingBaseline.peak) / Double(suspendingBaseline.output))) output",
+                formatRatio(Double(suspending.peak) / Double(suspendingBaseline.peak)), "—", "—"
+            )
+        }
+
+        print("| Benchmark | SuspenseKit | Baseline (byte buffer) | Ratio | Target | Plot 0.14.0 |")
+        print("|---|---:|---:|---:|---|---:|")
+        for line in rows { print(line) }
+        print("")
+        print("Ratios are SuspenseKit / baseline, medians of \(options.runs) interleaved runs in this process.")
+        if !plotIdentical { print("Plot's output differs from ours (its escaping); its time is for comparison only.") }
+    }
+}

@@ -1,0 +1,224 @@
+/// A resolved tree as the renderers read it: the visible nodes only (pending boundaries show
+/// their fallback, caught ones theirs; slots and fragments leave no node), in document order,
+/// each entry knowing where its subtree ends. Walking it is a loop over one array, and building
+/// it allocates per page, not per node.
+///
+/// Made from the resolver's ``NodeArena`` for ``render(_:as:cache:options:)``, and from a ``Node``
+/// for ``Node/rendered(as:)``; turned into a ``Node`` for ``resolve(_:cache:options:)``.
+struct RenderTree {
+    enum Kind: UInt8 {
+        /// The root, entry 0, and only there.
+        case fragment
+        /// `a`: offset in `bytes`, `b`: length.
+        case text
+        /// `a`: offset in `bytes`, `b`: length.
+        case rawHTML
+        /// `a`: tag in `names`, `b`: list in `attributeLists`, or -1 for none.
+        case element
+        /// `a`: name in `names`.
+        case component
+        /// `a`: state in `suspenseStates`.
+        case suspense
+        /// `a`: state in `errorBoundaryStates`.
+        case errorBoundary
+    }
+
+    struct Entry {
+        var a: Int32
+        var b: Int32
+        /// The index after this entry's subtree: the next sibling's, or the parent's end.
+        var end: Int32
+        var kind: Kind
+    }
+
+    var entries: [Entry] = []
+    var bytes: [UInt8] = []
+    var names = NameTable()
+    var attributeLists: [[Attribute]] = []
+    var suspenseStates: [SuspenseState] = []
+    var errorBoundaryStates: [ErrorBoundaryState] = []
+
+    @inline(__always)
+    func withBytes<R>(of entry: Entry, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBufferPointer { all in
+            try body(UnsafeBufferPointer(rebasing: all[Int(entry.a)..<Int(entry.a) + Int(entry.b)]))
+        }
+    }
+
+    func string(of entry: Entry) -> String {
+        withBytes(of: entry) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func attributes(of entry: Entry) -> [Attribute] {
+        entry.b < 0 ? [] : attributeLists[Int(entry.b)]
+    }
+
+    // MARK: Building
+
+    /// Opens an entry whose subtree ends at `close(_:)`.
+    @inline(__always)
+    private mutating func open(_ kind: Kind, _ a: Int32, _ b: Int32) -> Int {
+        entries.append(Entry(a: a, b: b, end: 0, kind: kind))
+        return entries.count - 1
+    }
+
+    @inline(__always)
+    private mutating func close(_ index: Int) {
+        entries[index].end = Int32(truncatingIfNeeded: entries.count)
+    }
+
+    private mutating func leaf(_ kind: Kind, _ a: Int32, _ b: Int32) {
+        entries.append(Entry(a: a, b: b, end: Int32(truncatingIfNeeded: entries.count + 1), kind: kind))
+    }
+
+    private mutating func store(_ string: String) -> (Int32, Int32) {
+        let offset = bytes.count
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+        return (Int32(truncatingIfNeeded: offset), Int32(truncatingIfNeeded: bytes.count - offset))
+    }
+
+    /// The visible tree of a resolution as it stands now. Iterative, so that deep trees cannot
+    /// overflow the stack.
+    init(_ nodes: NodeArena, root: NodeArena.ID) {
+        bytes = nodes.bytes  // shared, not copied
+        names = nodes.names
+        attributeLists = nodes.attributeLists
+        entries.reserveCapacity(nodes.records.count)
+        // Each frame: the next arena child to visit, and the entry to close after the last one
+        // (-1 for a transparent fragment).
+        var stack: [(next: NodeArena.ID, entry: Int)] = []
+        stack.append((nodes.records[Int(root)].first, open(.fragment, 0, 0)))
+        while let top = stack.last {
+            let id = top.next
+            if id < 0 {
+                stack.removeLast()
+                if top.entry >= 0 { close(top.entry) }
+                continue
+            }
+            let record = nodes.records[Int(id)]
+            stack[stack.count - 1].next = record.next
+            switch record.kind {
+            case .text:
+                leaf(.text, record.a, record.b)
+            case .rawHTML:
+                leaf(.rawHTML, record.a, record.b)
+            case .element:
+                stack.append((record.first, open(.element, record.a, record.b)))
+            case .component:
+                stack.append((record.first, open(.component, record.a, 0)))
+            case .fragment:
+                stack.append((record.first, -1))
+            case .suspense:
+                let suspense = nodes.suspenses[Int(record.a)]
+                let state: SuspenseState
+                let shown: NodeArena.ID
+                if suspense.isResolved {
+                    state = .resolved
+                    shown = suspense.contentNode
+                } else {
+                    state = .pending(suspense.pendingQueries)
+                    shown = suspense.fallbackNode
+                }
+                suspenseStates.append(state)
+                let entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
+                stack.append((nodes.records[Int(shown)].first, entry))
+            case .errorBoundary:
+                let boundary = nodes.errorBoundaries[Int(record.a)]
+                let state: ErrorBoundaryState
+                let shown: NodeArena.ID
+                if let error = boundary.caught {
+                    state = .caught(describeError(error))
+                    shown = boundary.fallbackNode
+                } else {
+                    state = .clean
+                    shown = boundary.contentNode
+                }
+                errorBoundaryStates.append(state)
+                let entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
+                stack.append((nodes.records[Int(shown)].first, entry))
+            }
+        }
+    }
+
+    /// The tree of a ``Node``. A fragment below the root (possible in a tree built by hand) keeps
+    /// an entry of its own.
+    init(_ root: Node) {
+        var stack: [(children: [Node], index: Int, entry: Int)] = []
+        func enter(_ node: Node) {
+            let entry: Int
+            switch node.kind {
+            case .text(let text):
+                let (offset, length) = store(text)
+                entry = open(.text, offset, length)
+            case .rawHTML(let html):
+                let (offset, length) = store(html)
+                entry = open(.rawHTML, offset, length)
+            case .fragment:
+                entry = open(.fragment, 0, 0)
+            case .element(let tag, let attributes):
+                var list: Int32 = -1
+                if !attributes.isEmpty {
+                    list = Int32(attributeLists.count)
+                    attributeLists.append(attributes)
+                }
+                entry = open(.element, names.index(of: tag), list)
+            case .component(let name):
+                entry = open(.component, names.index(of: name), 0)
+            case .suspense(let state):
+                suspenseStates.append(state)
+                entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
+            case .errorBoundary(let state):
+                errorBoundaryStates.append(state)
+                entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
+            }
+            stack.append((node.children, 0, entry))
+        }
+        enter(root)
+        while let top = stack.last {
+            if top.index == top.children.count {
+                stack.removeLast()
+                close(top.entry)
+                continue
+            }
+            stack[stack.count - 1].index += 1
+            enter(top.children[top.index])
+        }
+    }
+
+    /// The ``Node`` of entry 0's subtree. Iterative.
+    func node() -> Node {
+        var stack: [(kind: Node.Kind, end: Int, children: [Node])] = []
+        var result: Node?
+        func closeFinished(upTo index: Int) {
+            while let top = stack.last, top.end <= index {
+                stack.removeLast()
+                let node = Node(top.kind, children: top.children)
+                if stack.isEmpty {
+                    result = node
+                } else {
+                    stack[stack.count - 1].children.append(node)
+                }
+            }
+        }
+        for index in entries.indices {
+            closeFinished(upTo: index)
+            let entry = entries[index]
+            stack.append((kind(of: entry), Int(entry.end), []))
+        }
+        closeFinished(upTo: entries.count)
+        return result ?? Node(.fragment)
+    }
+
+    func kind(of entry: Entry) -> Node.Kind {
+        switch entry.kind {
+        case .fragment: return .fragment
+        case .text: return .text(string(of: entry))
+        case .rawHTML: return .rawHTML(string(of: entry))
+        case .element: return .element(tag: names[entry.a], attributes: attributes(of: entry))
+        case .component: return .component(name: names[entry.a])
+        case .suspense: return .suspense(suspenseStates[Int(entry.a)])
+        case .errorBoundary: return .errorBoundary(errorBoundaryStates[Int(entry.a)])
+        }
+    }
+}

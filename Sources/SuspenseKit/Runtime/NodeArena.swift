@@ -1,0 +1,157 @@
+/// The tree being resolved, as records in one array: each node links to its first child, its
+/// last child (to append in O(1)) and its next sibling. Resolving a node appends a record and
+/// allocates nothing; text is copied into one byte buffer; tag and component names are stored
+/// once each. Suspended regions (slots, boundary contents and fallbacks) are fragment records
+/// whose children are replaced as they resolve; records cut out of the tree stay in the array
+/// until the render ends.
+///
+/// Why not a class per node: a page of 100,000 items made 200,000 node objects and as many
+/// children arrays, then a second tree of ``Node`` values; allocation and release were most of
+/// the time of a static render, and most of its memory.
+struct NodeArena {
+    typealias ID = Int32
+
+    enum Kind: UInt8 {
+        /// Transparent: the root, a slot, a boundary's content or fallback.
+        case fragment
+        /// `a`: offset in `bytes`, `b`: length.
+        case text
+        /// `a`: offset in `bytes`, `b`: length.
+        case rawHTML
+        /// `a`: tag in `names`, `b`: list in `attributeLists`, or -1 for none.
+        case element
+        /// `a`: name in `names`.
+        case component
+        /// `a`: index in `suspenses`.
+        case suspense
+        /// `a`: index in `errorBoundaries`.
+        case errorBoundary
+    }
+
+    struct Record {
+        var first: ID = -1
+        var last: ID = -1
+        var next: ID = -1
+        var a: Int32
+        var b: Int32
+        var kind: Kind
+    }
+
+    var records: [Record] = []
+    var bytes: [UInt8] = []
+    var names = NameTable()
+    var attributeLists: [[Attribute]] = []
+    var suspenses: [SuspenseRecord] = []
+    var errorBoundaries: [ErrorBoundaryRecord] = []
+
+    /// Adds a fragment that is nobody's child yet.
+    mutating func makeFragment() -> ID {
+        add(Record(a: 0, b: 0, kind: .fragment))
+    }
+
+    @discardableResult
+    mutating func appendText(_ text: String, to parent: ID) -> ID {
+        let (offset, length) = store(text)
+        return append(Record(a: offset, b: length, kind: .text), to: parent)
+    }
+
+    @discardableResult
+    mutating func appendRawHTML(_ html: String, to parent: ID) -> ID {
+        let (offset, length) = store(html)
+        return append(Record(a: offset, b: length, kind: .rawHTML), to: parent)
+    }
+
+    mutating func appendElement(tag: String, attributes: [Attribute], to parent: ID) -> ID {
+        let name = names.index(of: tag)
+        var list: Int32 = -1
+        if !attributes.isEmpty {
+            list = Int32(attributeLists.count)
+            attributeLists.append(attributes)
+        }
+        return append(Record(a: name, b: list, kind: .element), to: parent)
+    }
+
+    mutating func appendComponent(name: String, to parent: ID) -> ID {
+        append(Record(a: names.index(of: name), b: 0, kind: .component), to: parent)
+    }
+
+    mutating func appendSuspense(_ record: SuspenseRecord, to parent: ID) {
+        suspenses.append(record)
+        append(Record(a: Int32(suspenses.count - 1), b: 0, kind: .suspense), to: parent)
+    }
+
+    mutating func appendErrorBoundary(_ record: ErrorBoundaryRecord, to parent: ID) {
+        errorBoundaries.append(record)
+        append(Record(a: Int32(errorBoundaries.count - 1), b: 0, kind: .errorBoundary), to: parent)
+    }
+
+    /// Makes `child`, a node that is nobody's child yet, the last child of `parent`.
+    mutating func link(_ child: ID, to parent: ID) {
+        let last = records[Int(parent)].last
+        if last < 0 {
+            records[Int(parent)].first = child
+        } else {
+            records[Int(last)].next = child
+        }
+        records[Int(parent)].last = child
+    }
+
+    /// Cuts every child out of the tree (they stay in the array, unreachable).
+    mutating func removeChildren(of parent: ID) {
+        records[Int(parent)].first = -1
+        records[Int(parent)].last = -1
+    }
+
+    @inline(__always)
+    private mutating func add(_ record: Record) -> ID {
+        let id = ID(truncatingIfNeeded: records.count)
+        precondition(records.count < Int(Int32.max), "a render cannot hold more than 2^31 nodes")
+        records.append(record)
+        return id
+    }
+
+    @discardableResult @inline(__always)
+    private mutating func append(_ record: Record, to parent: ID) -> ID {
+        let id = add(record)
+        link(id, to: parent)
+        return id
+    }
+
+    private mutating func store(_ string: String) -> (Int32, Int32) {
+        let offset = bytes.count
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
+        precondition(bytes.count <= Int(Int32.max), "a render cannot hold more than 2 GiB of text")
+        return (Int32(truncatingIfNeeded: offset), Int32(truncatingIfNeeded: bytes.count - offset))
+    }
+}
+
+/// Tag and component names, each stored once: a page uses a handful of distinct names thousands
+/// of times, and comparing a short string with the last few seen beats hashing it.
+struct NameTable {
+    private(set) var names: [String] = []
+    private var recent: [(name: String, index: Int32)] = []
+    private var indices: [String: Int32] = [:]
+
+    subscript(index: Int32) -> String { names[Int(index)] }
+
+    mutating func index(of name: String) -> Int32 {
+        for entry in recent where entry.name == name {
+            return entry.index
+        }
+        let index: Int32
+        if let known = indices[name] {
+            index = known
+        } else {
+            index = Int32(names.count)
+            names.append(name)
+            indices[name] = index
+        }
+        if recent.count < 8 {
+            recent.append((name, index))
+        } else {
+            recent[Int(index) % 8] = (name, index)
+        }
+        return index
+    }
+}

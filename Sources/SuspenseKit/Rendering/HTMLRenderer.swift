@@ -9,10 +9,15 @@ enum HTMLRenderer {
             case close(tag: String, depth: Int, blockChildren: Bool)
         }
         var stack: [Step] = [.enter(root, depth: 0)]
+        var indentation: [UInt8] = []
         func newline(_ depth: Int) {
             guard pretty, !buffer.isEmpty else { return }
             buffer.append(UInt8(ascii: "\n"))
-            buffer.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * max(depth, 0)))
+            // Copied from a buffer of spaces: appending a `repeatElement` byte by byte made
+            // deeply indented output (quadratic in depth by nature) slower still.
+            let width = 2 * max(depth, 0)
+            while indentation.count < width { indentation.append(contentsOf: indentation.isEmpty ? [32] : indentation) }
+            buffer.append(contentsOf: indentation[..<width])
         }
         while let step = stack.popLast() {
             switch step {
@@ -63,12 +68,20 @@ enum HTMLRenderer {
     }
 
     /// Whether a node is, or transparently holds, a block element (for pretty-printing).
+    /// Iterative: a long chain of components under one element must not overflow the stack.
     private static func containsBlock(_ node: Node) -> Bool {
-        switch node.kind {
-        case .element(let tag, _): return PlainRenderer.blockTags.contains(tag)
-        case .text, .rawHTML: return false
-        case .fragment, .component, .suspense, .errorBoundary: return node.children.contains(where: containsBlock)
+        var stack = [node]
+        while let node = stack.popLast() {
+            switch node.kind {
+            case .element(let tag, _):
+                if PlainRenderer.blockTags.contains(tag) { return true }
+            case .text, .rawHTML:
+                continue
+            case .fragment, .component, .suspense, .errorBoundary:
+                stack.append(contentsOf: node.children.reversed())
+            }
         }
+        return false
     }
 
     @inline(__always)

@@ -20,6 +20,8 @@ public enum SuspenseError: Error, CustomStringConvertible, Equatable {
     case keylessPromise(component: String, valueType: String)
     /// A component suspended with no ``Suspense`` above it on a query that never resolves.
     case rootSuspendedForever(queries: [String])
+    /// The tree nested deeper than ``RenderOptions/maxDepth`` at this component.
+    case tooDeep(component: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -32,6 +34,9 @@ public enum SuspenseError: Error, CustomStringConvertible, Equatable {
         case .rootSuspendedForever(let queries):
             return "the root suspended with no Suspense above it on queries that never resolve: "
                 + queries.joined(separator: ", ")
+        case .tooDeep(let component, let limit):
+            return "\(component) is nested more than \(limit) levels deep (RenderOptions.maxDepth); "
+                + "does a component contain itself without end?"
         }
     }
 }

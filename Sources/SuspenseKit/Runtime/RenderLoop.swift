@@ -15,6 +15,23 @@ extension _Resolver {
         options: RenderOptions,
         onFrame: ((RenderFrame) -> Void)? = nil
     ) async throws -> Node {
+        // The render's own task, which evaluates every component, runs on threads with large
+        // stacks (see `DeepStackExecutor`); the resolver is also released there, before the task
+        // goes back to its caller's executor.
+        guard let executor = DeepStackExecutor.shared else {
+            return try await runHere(component, cache: cache, options: options, onFrame: onFrame)
+        }
+        return try await withTaskExecutorPreference(executor) {
+            try await runHere(component, cache: cache, options: options, onFrame: onFrame)
+        }
+    }
+
+    private static func runHere<C: Component>(
+        _ component: C,
+        cache: QueryCache,
+        options: RenderOptions,
+        onFrame: ((RenderFrame) -> Void)?
+    ) async throws -> Node {
         let resolver = _Resolver(cache: cache, options: options)
         try resolver.evaluateRoot(component)
         var lastFrame: Node?
@@ -34,7 +51,8 @@ extension _Resolver {
             func startNewQueries() {
                 for (query, promise) in resolver.takeNewQueries() {
                     if options.deliveryOrder == .discovery { order.append(query) }
-                    group.addTask {
+                    // Queries run on the global executor, not on the render's large-stack threads.
+                    group.addTask(executorPreference: globalConcurrentExecutor) {
                         do {
                             return (query, .success(try await promise.run()))
                         } catch {

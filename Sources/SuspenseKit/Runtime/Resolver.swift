@@ -10,6 +10,8 @@ public final class _Resolver {
     let root: SuspenseRecord
     let rootNode = BuildNode(.fragment)
     let options: RenderOptions
+    /// The effective ``RenderOptions/maxDepth``: lower when renders cannot run on large stacks.
+    let maxDepth: Int
 
     /// Queries discovered since the last call to `takeNewQueries()`, in discovery order.
     private var newQueries: [(QueryID, any AnyPromise)] = []
@@ -29,10 +31,12 @@ public final class _Resolver {
     init(cache: QueryCache, options: RenderOptions) {
         self.cache = cache
         self.options = options
+        self.maxDepth = DeepStackExecutor.shared == nil
+            ? min(options.maxDepth, DeepStackExecutor.fallbackMaxDepth) : options.maxDepth
         let rootScope = Scope(parent: nil)
         root = SuspenseRecord(outer: nil, typedValueType: nil, content: nil, fallback: nil)
         root.contentScope = rootScope
-        context = EvaluationContext(parent: rootNode, scope: rootScope, suspense: root, errorBoundary: nil, path: [])
+        context = EvaluationContext(parent: rootNode, scope: rootScope, suspense: root, errorBoundary: nil, path: ComponentPath())
     }
 
     // MARK: Evaluation
@@ -74,7 +78,9 @@ public final class _Resolver {
         let saved = context
         context.parent = node
         context.path.append(name)
+        context.depth += 1
         defer { context = saved }
+        try checkDepth(context.depth, name)
         let body: C.Body
         do {
             body = try component.body
@@ -95,11 +101,13 @@ public final class _Resolver {
     }
 
     func resolveElement(tag: String, attributes: [Attribute], content: (_Resolver) throws -> Void) throws {
+        try checkDepth(context.depth + 1, "<\(tag)>")
         let node = BuildNode(.element(tag: tag, attributes: attributes))
         context.parent.children.append(node)
-        let saved = context.parent
+        let saved = context
         context.parent = node
-        defer { context.parent = saved }
+        context.depth += 1
+        defer { context = saved }
         try content(self)
     }
 
@@ -108,6 +116,7 @@ public final class _Resolver {
         content: @escaping (_Resolver, Any?) throws -> Void,
         fallback: @escaping (_Resolver) throws -> Void
     ) throws {
+        try checkDepth(context.depth + 1, "Suspense")
         let record = SuspenseRecord(
             outer: context,
             typedValueType: typedValueType,
@@ -131,7 +140,8 @@ public final class _Resolver {
             scope: record.contentScope,
             suspense: record,
             errorBoundary: outer.errorBoundary,
-            path: outer.path + ["Suspense"]
+            path: outer.path.appending("Suspense"),
+            depth: outer.depth + 1
         )
         defer { context = saved }
         try content(self, value)
@@ -146,6 +156,7 @@ public final class _Resolver {
         context.parent = record.fallbackNode
         context.scope = scope
         context.path.append("Suspense")
+        context.depth += 1
         defer { context = saved }
         try fallback(self)
     }
@@ -154,6 +165,7 @@ public final class _Resolver {
         content: (_Resolver) throws -> Void,
         fallback: @escaping (_Resolver, any Error) throws -> Void
     ) throws {
+        try checkDepth(context.depth + 1, "ErrorBoundary")
         let record = ErrorBoundaryRecord(outer: context, fallback: fallback)
         context.parent.children.append(BuildNode(.errorBoundary(record)))
         let saved = context
@@ -161,6 +173,7 @@ public final class _Resolver {
         context.scope = record.contentScope
         context.errorBoundary = record
         context.path.append("ErrorBoundary")
+        context.depth += 1
         do {
             try content(self)
             context = saved
@@ -183,6 +196,7 @@ public final class _Resolver {
         context.parent = record.fallbackNode
         context.scope = Scope(parent: record.outer.scope)
         context.path.append("ErrorBoundary")
+        context.depth += 1
         defer { context = saved }
         do {
             try record.fallback(self, underlying)
@@ -198,7 +212,7 @@ public final class _Resolver {
     private func suspend(
         _ promise: any AnyPromise,
         component: String,
-        errorPath: [String],
+        errorPath: ComponentPath,
         thunk: @escaping (_Resolver) throws -> Void
     ) throws {
         let (query, label, target) = try identify(promise, component: component, errorPath: errorPath)
@@ -223,7 +237,7 @@ public final class _Resolver {
     private func identify(
         _ promise: any AnyPromise,
         component: String,
-        errorPath: [String]
+        errorPath: ComponentPath
     ) throws -> (QueryID, String, SuspenseRecord?) {
         if let key = promise.key {
             return (.key(key), key, nil)
@@ -379,7 +393,7 @@ public final class _Resolver {
         do {
             try evaluateContent(of: record, value: value)
         } catch {
-            route(error, from: outer.errorBoundary, path: outer.path + ["Suspense"])
+            route(error, from: outer.errorBoundary, path: outer.path.appending("Suspense"))
             return
         }
         if record.pendingCount == 0 {
@@ -389,7 +403,7 @@ public final class _Resolver {
 
     /// Sends an error thrown outside the first pass to the nearest live ErrorBoundary, and
     /// onwards when that boundary's fallback throws; with none left, the render fails.
-    private func route(_ error: any Error, from boundary: ErrorBoundaryRecord?, path: [String]) {
+    private func route(_ error: any Error, from boundary: ErrorBoundaryRecord?, path: ComponentPath) {
         var error: any Error = error is LocatedError ? error : LocatedError(path: path, underlying: error)
         var boundary = boundary
         while let record = boundary {
@@ -410,7 +424,7 @@ public final class _Resolver {
         if root.pendingCount > 0 {
             let slots = root.slots.filter(\.isPending)
             throw RenderError(
-                path: slots.first?.context.path ?? [],
+                path: slots.first?.context.path.names ?? [],
                 underlying: SuspenseError.rootSuspendedForever(queries: root.pendingQueries)
             )
         }
@@ -418,22 +432,29 @@ public final class _Resolver {
 
     // MARK: Helpers
 
-    private func located(_ error: any Error, at path: [String]) -> any Error {
+    /// Fails, at the current path, when a level at `depth` would nest deeper than the limit.
+    private func checkDepth(_ depth: Int, _ what: String) throws {
+        if depth > maxDepth {
+            throw located(SuspenseError.tooDeep(component: what, limit: maxDepth), at: context.path)
+        }
+    }
+
+    private func located(_ error: any Error, at path: ComponentPath) -> any Error {
         error is LocatedError ? error : LocatedError(path: path, underlying: error)
     }
 
     private func renderError(_ error: any Error) -> RenderError {
         if let error = error as? RenderError { return error }
         if let located = error as? LocatedError {
-            return RenderError(path: located.path, underlying: located.underlying)
+            return RenderError(path: located.path.names, underlying: located.underlying)
         }
-        return RenderError(path: context.path, underlying: error)
+        return RenderError(path: context.path.names, underlying: error)
     }
 
     /// The path of a child about to be made: builder plumbing (a closure's whole content) adds
     /// no name of its own.
-    private func errorPath(child name: String) -> [String] {
-        name.hasPrefix("_") ? context.path : context.path + [name]
+    private func errorPath(child name: String) -> ComponentPath {
+        name.hasPrefix("_") ? context.path : context.path.appending(name)
     }
 
     /// A type's name as shown in paths and in the `.tree` format: no module, no generic arguments.

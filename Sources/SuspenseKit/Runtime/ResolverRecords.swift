@@ -63,7 +63,9 @@ struct EvaluationContext {
     var scope: Scope
     var suspense: SuspenseRecord
     var errorBoundary: ErrorBoundaryRecord?
-    var path: [String]
+    var path: ComponentPath
+    /// How many components, elements and boundaries enclose this place.
+    var depth = 0
 }
 
 /// A child that suspended: re-evaluated in its captured context once its query resolves.
@@ -72,7 +74,7 @@ final class Slot {
     let context: EvaluationContext
     let component: String
     /// The path of the component, where errors it throws are located.
-    let errorPath: [String]
+    let errorPath: ComponentPath
     let thunk: (_Resolver) throws -> Void
     var isPending = true
     var waitsInFlight = false
@@ -85,7 +87,7 @@ final class Slot {
     init(
         context: EvaluationContext,
         component: String,
-        errorPath: [String],
+        errorPath: ComponentPath,
         query: QueryID,
         queryLabel: String,
         thunk: @escaping (_Resolver) throws -> Void
@@ -162,6 +164,58 @@ final class ErrorBoundaryRecord {
 
 /// An error on its way to a boundary, with the path of the component that threw it.
 struct LocatedError: Error {
-    let path: [String]
+    let path: ComponentPath
     let underlying: any Error
+}
+
+/// The names of the components and boundaries from the root to a place in the tree. Places share
+/// their common prefix, so that going one level deeper costs O(1): copying an array at every
+/// level made deep trees quadratic.
+struct ComponentPath: Sendable {
+    /// Immutable once made; `parent` is cleared only in `deinit`, on links no one else holds.
+    private final class Link: @unchecked Sendable {
+        let name: String
+        var parent: Link?
+
+        init(_ name: String, parent: Link?) {
+            self.name = name
+            self.parent = parent
+        }
+
+        /// Releases the chain above without recursion, as far as only this link holds it.
+        deinit {
+            var next = parent
+            parent = nil
+            while isKnownUniquelyReferenced(&next) {
+                let following = next?.parent
+                next?.parent = nil
+                next = following
+            }
+        }
+    }
+
+    private var last: Link?
+
+    init() {}
+
+    mutating func append(_ name: String) {
+        last = Link(name, parent: last)
+    }
+
+    func appending(_ name: String) -> ComponentPath {
+        var copy = self
+        copy.append(name)
+        return copy
+    }
+
+    /// The names, root first.
+    var names: [String] {
+        var names: [String] = []
+        var link = last
+        while let current = link {
+            names.append(current.name)
+            link = current.parent
+        }
+        return names.reversed()
+    }
 }

@@ -47,7 +47,7 @@ enum HTMLRenderer {
                         buffer.append(UInt8(ascii: "\""))
                     }
                     buffer.append(UInt8(ascii: ">"))
-                    if HTMLNames.voidElements.contains(tag) {
+                    if HTMLNames.isVoid(tag) {
                         guard node.children.isEmpty else {
                             throw InvalidMarkupError(
                                 message: "<\(tag)> is a void element and cannot have children; "

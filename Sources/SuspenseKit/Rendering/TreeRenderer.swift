@@ -28,9 +28,11 @@ enum TreeRenderer {
         case .rawHTML(let html):
             return "raw " + quoted(html)
         case .element(let tag, let attributes):
-            var label = "<" + tag
+            // Names are escaped too, so that a hand-built tree with an invalid name still shows
+            // one node per line (valid names have nothing to escape).
+            var label = "<" + escaped(tag)
             for attribute in attributes {
-                label += " " + attribute.name + "=" + quoted(attribute.value)
+                label += " " + escaped(attribute.name) + "=" + quoted(attribute.value)
             }
             return label + ">"
         case .component(let name):

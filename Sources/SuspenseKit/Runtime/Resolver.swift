@@ -102,6 +102,16 @@ public final class _Resolver {
 
     func resolveElement(tag: String, attributes: [Attribute], content: (_Resolver) throws -> Void) throws {
         try checkDepth(context.depth + 1, "<\(tag)>")
+        // A name HTML cannot carry is an error at the element, routed to its ErrorBoundary,
+        // rather than a render that fails only when HTML is asked for.
+        do {
+            try HTMLNames.checkTag(tag)
+            for attribute in attributes {
+                try HTMLNames.checkAttribute(attribute.name, tag: tag)
+            }
+        } catch {
+            throw located(error, at: context.path)
+        }
         let node = BuildNode(.element(tag: tag, attributes: attributes))
         context.parent.children.append(node)
         let saved = context

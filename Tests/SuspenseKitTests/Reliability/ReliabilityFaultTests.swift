@@ -201,4 +201,31 @@ struct ReliabilityFaultTests {
         #expect(error.underlying is Shutdown)
         #expect(ledger.live == 0)
     }
+
+    @Test func concurrentRendersSharingOneCacheRunEachQueryOnce() async throws {
+        let ledger = ReliabilityQueryLedger()
+        let cache = QueryCache()
+        let pages = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await render(
+                        Suspense {
+                            ForEach(0..<50) { index in
+                                try ReliabilityReader("shared\(index)") {
+                                    try await ledger.run("shared\(index)") { await Task.yield(); return "\(index)," }
+                                }
+                            }
+                        },
+                        as: .plain,
+                        cache: cache
+                    )
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(pages.allSatisfy { $0 == (0..<50).map { "\($0)," }.joined() })
+        // Renders running at once each start the queries they miss: at most one per render and key.
+        #expect(ledger.starts.values.allSatisfy { $0 >= 1 && $0 <= 8 })
+        #expect(ledger.live == 0)
+    }
 }

@@ -63,7 +63,7 @@ struct ReliabilityExtremeShapeTests {
     @Test func tenThousandDeepChainsRenderToEveryFormat() async throws {
         let chain = try await resolve(ReliabilityChain(depth: 10_000))
         let nest = try await resolve(ReliabilityNest(levels: 5_000))  // 10,000 nodes deep
-        let elements = try await resolve(ReliabilityHarness.deepElementPage(depth: 10_000))
+        let elements = try await resolve(ReliabilityDivPage(depth: 10_000))
         // Levels: the root fragment, the nodes of the chain, the leaf text.
         for (node, levels, leaf) in [(chain, 10_002, "end"), (nest, 10_002, "leaf"), (elements, 10_003, "leaf")] {
             #expect(node.depth == levels)
@@ -145,17 +145,25 @@ struct ReliabilityExtremeShapeTests {
     }
 }
 
-extension ReliabilityHarness {
-    /// A page holding `depth` nested `div`s and nothing else, built through the generated-tree
-    /// components (elements only, no component between them).
-    static func deepElementPage(depth: Int) -> some Component {
-        var description = Desc.text("leaf")
-        for _ in 0..<depth {
-            description = .element(tag: "div", attributes: [], children: [description])
+/// `depth` nested `div`s and nothing else: no component between them. Type-erased like the
+/// generated trees' `_Dyn`, and carrying a count rather than a nested description, whose release
+/// would itself recurse once per level.
+private struct _ReliabilityDivs: Component {
+    typealias Body = Never
+    let depth: Int
+
+    static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        let depth = component.depth
+        let element = Element("div") {
+            if depth > 1 { _ReliabilityDivs(depth: depth - 1) } else { Text("leaf") }
         }
-        let testCase = Case(seed: 0, root: [description], outcomes: [:], deliveryOrder: .completion)
-        return Page(children: testCase.root, environment: Environment(testCase))
+        try type(of: element)._resolve(element, in: resolver)
     }
+}
+
+private struct ReliabilityDivPage: Component {
+    let depth: Int
+    var body: some Component { _ReliabilityDivs(depth: depth) }
 }
 
 extension Node {

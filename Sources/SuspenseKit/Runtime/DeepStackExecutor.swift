@@ -6,15 +6,17 @@ import Musl
 import Darwin
 #endif
 
-/// The executor renders run on: a few threads with very large stacks.
+/// The executor deep renders, and renders that wait on queries, run on: a few threads with very
+/// large stacks.
 ///
 /// Why: the resolver walks a component tree by recursion through each component's generic
 /// `_resolve`, a few kilobytes of stack per level in debug builds. The threads of Swift's
 /// cooperative pool have 8 MiB stacks on Linux and 512 KiB on Apple platforms, which a tree a few
 /// thousand levels deep (a few hundred on Apple platforms) overflows, crashing the process.
-/// A render therefore prefers this executor for its own task (`withTaskExecutorPreference`), so
-/// its components are evaluated on a thread whose stack holds ``RenderOptions/maxDepth`` levels;
-/// its queries still run on the global concurrent executor. The stack is reserved address space:
+/// A render therefore moves its own task to this executor (`withTaskExecutorPreference`) when its
+/// first pass outgrows a small budget of the caller's stack, or when it has queries to wait for,
+/// so that its components are evaluated on a thread whose stack holds ``RenderOptions/maxDepth``
+/// levels; its queries still run on the global concurrent executor. The stack is reserved address space:
 /// only the pages a render touches are ever committed.
 final class DeepStackExecutor: TaskExecutor, @unchecked Sendable {
     /// The stack size of each thread: 512 MiB, room for ``RenderOptions/maxDepth``'s default of
@@ -27,6 +29,10 @@ final class DeepStackExecutor: TaskExecutor, @unchecked Sendable {
         threadCount: max(2, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 64)),
         stackSize: stackSize
     )
+
+    /// How much of the caller's stack a render's first pass may use before it moves to this
+    /// executor: well within the 512 KiB of a secondary thread on Apple platforms.
+    static let callerStackBudget = 192 << 10
 
     /// The depth limit used when the shared executor is unavailable: what an 8 MiB stack holds
     /// with room to spare.
@@ -103,3 +109,27 @@ final class DeepStackExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 }
+
+/// A point on the current thread's stack past which the first pass stops (stacks grow down on
+/// every platform Swift supports).
+struct StackLimit {
+    let address: UInt
+
+    /// `budget` bytes below the current position.
+    init(budget: Int) {
+        let here = StackLimit.currentAddress()
+        address = here > UInt(budget) ? here - UInt(budget) : 0
+    }
+
+    var isExceeded: Bool { StackLimit.currentAddress() < address }
+
+    @inline(never)
+    static func currentAddress() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+}
+
+/// Thrown by the first pass when it would go past its stack budget on the caller's thread; never
+/// reaches a boundary or the caller.
+struct NeedsLargerStack: Error {}

@@ -15,25 +15,44 @@ extension _Resolver {
         options: RenderOptions,
         onFrame: ((RenderFrame) -> Void)? = nil
     ) async throws -> Node {
-        // The render's own task, which evaluates every component, runs on threads with large
-        // stacks (see `DeepStackExecutor`); the resolver is also released there, before the task
-        // goes back to its caller's executor.
+        // Components are evaluated by recursion, a few KiB of stack per level. The first pass
+        // runs here, on the caller's executor, as long as it stays within a small stack budget;
+        // a deeper tree throws `NeedsLargerStack`, and the render starts over on threads with
+        // large stacks (`DeepStackExecutor`), where the limit is `RenderOptions.maxDepth`. A render
+        // with queries to wait for moves there too, since what resolves later may nest deeper;
+        // one without queries (the common tiny render) never hops threads.
         guard let executor = DeepStackExecutor.shared else {
-            return try await runHere(component, cache: cache, options: options, onFrame: onFrame)
+            let resolver = _Resolver(cache: cache, options: options)
+            try resolver.evaluateRoot(component)
+            return try await drive(resolver, options: options, onFrame: onFrame)
         }
+        let resolver = _Resolver(cache: cache, options: options)
+        resolver.stackLimit = StackLimit(budget: DeepStackExecutor.callerStackBudget)
+        do {
+            try resolver.evaluateRoot(component)
+        } catch is NeedsLargerStack {
+            return try await withTaskExecutorPreference(executor) {
+                let resolver = _Resolver(cache: cache, options: options)
+                try resolver.evaluateRoot(component)
+                return try await drive(resolver, options: options, onFrame: onFrame)
+            }
+        }
+        resolver.stackLimit = nil
+        if resolver.activeWaiters == 0 {
+            return try await drive(resolver, options: options, onFrame: onFrame)
+        }
+        // The resolver is released on the large-stack thread too, before the task goes back.
         return try await withTaskExecutorPreference(executor) {
-            try await runHere(component, cache: cache, options: options, onFrame: onFrame)
+            try await drive(resolver, options: options, onFrame: onFrame)
         }
     }
 
-    private static func runHere<C: Component>(
-        _ component: C,
-        cache: QueryCache,
+    /// Runs the queries the first pass discovered, and all that follow, then returns the tree.
+    private static func drive(
+        _ resolver: _Resolver,
         options: RenderOptions,
         onFrame: ((RenderFrame) -> Void)?
     ) async throws -> Node {
-        let resolver = _Resolver(cache: cache, options: options)
-        try resolver.evaluateRoot(component)
         var lastFrame: Node?
         func emit(_ cause: String) {
             guard let onFrame else { return }

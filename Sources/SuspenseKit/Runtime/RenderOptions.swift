@@ -18,8 +18,9 @@ public struct RenderOptions: Sendable {
     /// before the component that goes deeper fails with
     /// ``SuspenseError/tooDeep(component:limit:)``, instead of overflowing the stack.
     ///
-    /// Renders run on threads whose stacks hold the default of 100,000 levels with room to
-    /// spare; a component that keeps large values on the stack in `body` may need a lower limit.
+    /// Deep renders run on threads whose stacks hold the default of 100,000 levels with room to
+    /// spare in ordinary builds; a component that keeps large values on the stack in `body`, or a
+    /// sanitizer build, may need a lower limit.
     public var maxDepth: Int
 
     /// Creates options.

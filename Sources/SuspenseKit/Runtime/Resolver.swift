@@ -12,6 +12,9 @@ public final class _Resolver {
     let options: RenderOptions
     /// The effective ``RenderOptions/maxDepth``: lower when renders cannot run on large stacks.
     let maxDepth: Int
+    /// Set while the first pass runs on the caller's thread: going past it throws
+    /// `NeedsLargerStack`, and the render starts over on a large stack.
+    var stackLimit: StackLimit?
 
     /// Queries discovered since the last call to `takeNewQueries()`, in discovery order.
     private var newQueries: [(QueryID, any AnyPromise)] = []
@@ -47,6 +50,8 @@ public final class _Resolver {
             try QueryCache.$current.withValue(cache) {
                 try evaluate { component }
             }
+        } catch let error as NeedsLargerStack {
+            throw error
         } catch {
             throw renderError(error)
         }
@@ -65,6 +70,8 @@ public final class _Resolver {
                 try C._resolve(try make(), in: resolver)
             }
             return
+        } catch let error as NeedsLargerStack {
+            throw error
         } catch {
             throw located(error, at: errorPath(child: name(of: C.self)))
         }
@@ -90,6 +97,8 @@ public final class _Resolver {
                 try C.Body._resolve(try component.body, in: resolver)
             }
             return
+        } catch let error as NeedsLargerStack {
+            throw error
         } catch {
             throw located(error, at: context.path)
         }
@@ -187,6 +196,9 @@ public final class _Resolver {
         do {
             try content(self)
             context = saved
+        } catch let error as NeedsLargerStack {
+            context = saved
+            throw error
         } catch {
             context = saved
             try `catch`(error, at: record)
@@ -211,6 +223,8 @@ public final class _Resolver {
         do {
             try record.fallback(self, underlying)
         } catch let error as LocatedError {
+            throw error
+        } catch let error as NeedsLargerStack {
             throw error
         } catch {
             throw located(error, at: context.path)
@@ -444,6 +458,9 @@ public final class _Resolver {
 
     /// Fails, at the current path, when a level at `depth` would nest deeper than the limit.
     private func checkDepth(_ depth: Int, _ what: String) throws {
+        if let stackLimit, stackLimit.isExceeded {
+            throw NeedsLargerStack()
+        }
         if depth > maxDepth {
             throw located(SuspenseError.tooDeep(component: what, limit: maxDepth), at: context.path)
         }

@@ -44,6 +44,17 @@ private struct ReliabilityLoaded: Component {
     var body: some Component { Text(value) }
 }
 
+/// Suspends on a query, then shows a 10,000-deep chain.
+private struct ReliabilityDeepAfterLoad: Component {
+    let ledger: ReliabilityQueryLedger
+    var body: some Component {
+        get throws {
+            _ = try resolveValue(key: "reveal") { try await ledger.run("reveal") { "ok" } }
+            return ReliabilityChain(depth: 10_000)
+        }
+    }
+}
+
 private struct ReliabilityNestedSuspense: Component {
     let levels: Int
     let ledger: ReliabilityQueryLedger
@@ -91,6 +102,31 @@ struct ReliabilityExtremeShapeTests {
         #expect(try nest.rendered(as: .html).utf8.count == 49_990 * "<div></div>".utf8.count + "leaf".utf8.count)
         chain = nil  // tears down 100,000 levels on this cooperative thread without recursion
         #expect(chain == nil)
+    }
+
+    @Test func deepTreesInsideBoundariesAndUnderQueries() async throws {
+        // A first pass that outgrows the caller's stack starts over on a large stack; a boundary
+        // on the way never sees that, and no query runs twice.
+        let ledger = ReliabilityQueryLedger()
+        let caught = try await resolve(
+            ErrorBoundary {
+                ReliabilityChain(depth: 5_000)
+                Suspense { try ReliabilityLoaded(key: "bottom", ledger: ledger) }
+            } fallback: { error in
+                Text("caught: \(error)")
+            }
+        )
+        #expect(try caught.rendered(as: .plain) == "endv:bottom")
+        #expect(ledger.starts == ["bottom": 1] && ledger.live == 0)
+        // A shallow first pass with a query, whose result reveals a deep tree.
+        let revealed = try await resolve(
+            Suspense {
+                try ReliabilityLoaded(key: "top", ledger: ledger)
+                ReliabilityDeepAfterLoad(ledger: ledger)
+            }
+        )
+        #expect(try revealed.rendered(as: .plain) == "v:topend")
+        #expect(ledger.live == 0)
     }
 
     @Test func nestingBeyondTheLimitFailsWithAClearError() async throws {

@@ -36,6 +36,15 @@ import Testing
         }
     }
 
+    @Test func anInvalidNameIsAnErrorAtTheElementThatAnErrorBoundaryCatches() async throws {
+        let page = ErrorBoundary {
+            Element("my tag") { Text("x") }
+        } fallback: { error in
+            Text("caught: \(error)")
+        }
+        #expect(try await render(page, as: .plain).hasPrefix("caught: invalid tag name \"my tag\""))
+    }
+
     @Test func rawHTMLIsTheOnlyUnescapedOutput() async throws {
         let page = Group {
             RawHTML("<b>bold</b>")
@@ -51,23 +60,21 @@ import Testing
 
     @Test(arguments: ["", "my tag", "<p>", "1p", "p\"", "a/b", "p>"])
     func invalidTagNamesAreAClearError(tag: String) async throws {
-        do {
-            let output = try await html(Element(tag) { Text("x") })
-            Issue.record("rendered \(output)")
-        } catch let error as InvalidMarkupError {
-            #expect(error.message.hasPrefix("invalid tag name"))
+        let error = try await renderError(Element(tag) { Text("x") })
+        let invalid = try #require(error.underlying as? InvalidMarkupError)
+        #expect(invalid.message.hasPrefix("invalid tag name"))
+        // A hand-built tree is checked when rendered.
+        #expect(throws: InvalidMarkupError.self) {
+            try Node(.element(tag: tag, attributes: [])).rendered(as: .html)
         }
     }
 
     @Test(arguments: ["", "on click", "a\"b", "x>y", "a=b", "x/", "c\u{0}d", "'q'"])
     func invalidAttributeNamesAreAClearError(name: String) async throws {
-        do {
-            let output = try await html(Element("div", attributes: [Attribute(name, "v")]) {})
-            Issue.record("rendered \(output)")
-        } catch let error as InvalidMarkupError {
-            #expect(error.message.hasPrefix("invalid attribute name"))
-            #expect(error.message.contains("on <div>"))
-        }
+        let error = try await renderError(Element("div", attributes: [Attribute(name, "v")]) {})
+        let invalid = try #require(error.underlying as? InvalidMarkupError)
+        #expect(invalid.message.hasPrefix("invalid attribute name"))
+        #expect(invalid.message.contains("on <div>"))
     }
 
     @Test func acceptsCustomElementsAndFrameworkAttributes() async throws {

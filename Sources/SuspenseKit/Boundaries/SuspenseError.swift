@@ -7,7 +7,9 @@ public struct RenderError: Error, CustomStringConvertible {
     public let underlying: any Error
 
     public var description: String {
-        "uncaught error in \(path.joined(separator: " > ")): \(underlying)"
+        path.isEmpty
+            ? "uncaught error: \(underlying)"
+            : "uncaught error in \(path.joined(separator: " > ")): \(underlying)"
     }
 }
 
@@ -20,6 +22,11 @@ public enum SuspenseError: Error, CustomStringConvertible, Equatable {
     case keylessPromise(component: String, valueType: String)
     /// A component suspended with no ``Suspense`` above it on a query that never resolves.
     case rootSuspendedForever(queries: [String])
+    /// The tree nested deeper than ``RenderOptions/maxDepth`` at this component.
+    case tooDeep(component: String, limit: Int)
+    /// A render isolated to an actor nested deeper, at this component, than the actor's thread
+    /// can hold; nonisolated renders move to large stacks instead.
+    case tooDeepForCallerStack(component: String, depth: Int)
 
     public var description: String {
         switch self {
@@ -32,6 +39,13 @@ public enum SuspenseError: Error, CustomStringConvertible, Equatable {
         case .rootSuspendedForever(let queries):
             return "the root suspended with no Suspense above it on queries that never resolve: "
                 + queries.joined(separator: ", ")
+        case .tooDeep(let component, let limit):
+            return "\(component) is nested more than \(limit) levels deep (RenderOptions.maxDepth); "
+                + "does a component contain itself without end?"
+        case .tooDeepForCallerStack(let component, let depth):
+            return "\(component) is nested \(depth) levels deep, more than a render isolated to an actor "
+                + "may use of that actor's thread; render from a nonisolated context, where deep trees "
+                + "run on large stacks up to RenderOptions.maxDepth"
         }
     }
 }

@@ -86,6 +86,14 @@ enum HTMLNames {
         "track", "wbr",
     ]
 
+    /// Whether `tag` names a void element, in any letter case (HTML tag names are
+    /// case-insensitive: `IMG` is as void as `img`).
+    static func isVoid(_ tag: String) -> Bool {
+        voidElements.contains(tag)
+            || (tag.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+                && voidElements.contains(tag.lowercased()))
+    }
+
     static func checkTag(_ tag: String) throws {
         guard let first = tag.utf8.first else {
             throw InvalidMarkupError(message: "invalid tag name \"\": a tag name cannot be empty")
@@ -107,13 +115,16 @@ enum HTMLNames {
         }
         for scalar in name.unicodeScalars {
             let value = scalar.value
+            // Besides what ends a name in HTML's tokenizer, any Unicode whitespace (no-break
+            // space, line separator, ideographic space, …): parsers that split on it, such as
+            // Python's html.parser, would read a second attribute out of the name.
             let forbidden =
                 value <= 0x20 || (0x7F...0x9F).contains(value) || "\"'<>/=`".unicodeScalars.contains(scalar)
-                || (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
+                || (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE || scalar.properties.isWhitespace
             if forbidden {
                 throw InvalidMarkupError(
                     message: "invalid attribute name \(TreeRenderer.quoted(name)) on <\(tag)>: attribute names "
-                        + "cannot contain spaces, control characters, quotes, '<', '>', '/', '=' or '`'"
+                        + "cannot contain whitespace, control characters, quotes, '<', '>', '/', '=' or '`'"
                 )
             }
         }

@@ -179,10 +179,15 @@ enum HTMLRenderer {
         var tags = TagTable(count: tree.names.names.count)
         // Open elements: where each one's subtree ends, its tag, its depth.
         var open: [(end: Int, tag: Int32, depth: Int, blockChildren: Bool)] = []
+        var indentation: [UInt8] = []
         func newline(_ depth: Int) {
             guard pretty, !buffer.isEmpty else { return }
             buffer.append(UInt8(ascii: "\n"))
-            buffer.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * max(depth, 0)))
+            // Copied from a buffer of spaces: appending a `repeatElement` byte by byte made
+            // deeply indented output (quadratic in depth by nature) slower still.
+            let width = 2 * max(depth, 0)
+            while indentation.count < width { indentation.append(contentsOf: indentation.isEmpty ? [32] : indentation) }
+            buffer.append(contentsOf: indentation[..<width])
         }
         func closeTag(_ tag: Int32) {
             buffer.append(UInt8(ascii: "<"))
@@ -301,7 +306,7 @@ struct TagTable {
     mutating func info(for index: Int32, tag: String) throws -> Info {
         if let info = infos[Int(index)] { return info }
         try HTMLNames.checkTag(tag)
-        let info = Info(isVoid: HTMLNames.voidElements.contains(tag), isBlock: PlainRenderer.blockTags.contains(tag))
+        let info = Info(isVoid: HTMLNames.isVoid(tag), isBlock: PlainRenderer.blockTags.contains(tag))
         infos[Int(index)] = info
         return info
     }

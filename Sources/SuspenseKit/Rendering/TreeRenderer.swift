@@ -57,10 +57,10 @@ enum TreeRenderer {
             tree.withBytes(of: entry) { appendQuoted($0, to: &output) }
         case .element:
             output.append(UInt8(ascii: "<"))
-            output.append(contentsOf: tree.names[entry.a].utf8)
+            appendName(tree.names[entry.a], to: &output)
             for attribute in tree.attributes(of: entry) {
                 output.append(UInt8(ascii: " "))
-                output.append(contentsOf: attribute.name.utf8)
+                appendName(attribute.name, to: &output)
                 output.append(UInt8(ascii: "="))
                 var value = attribute.value
                 value.withUTF8 { appendQuoted($0, to: &output) }
@@ -74,6 +74,16 @@ enum TreeRenderer {
     }
 
     /// `quoted(text)`, appended as bytes: every character it escapes is ASCII.
+    /// Appends an element or attribute name; names are escaped too, so that a hand-built tree
+    /// with an invalid name still shows one node per line (valid names have nothing to escape).
+    private static func appendName(_ name: String, to output: inout [UInt8]) {
+        if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            output.append(contentsOf: escaped(name).utf8)
+        } else {
+            output.append(contentsOf: name.utf8)
+        }
+    }
+
     private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         for byte in text {
@@ -111,9 +121,11 @@ enum TreeRenderer {
         case .rawHTML(let html):
             return "raw " + quoted(html)
         case .element(let tag, let attributes):
-            var label = "<" + tag
+            // Names are escaped too, so that a hand-built tree with an invalid name still shows
+            // one node per line (valid names have nothing to escape).
+            var label = "<" + escaped(tag)
             for attribute in attributes {
-                label += " " + attribute.name + "=" + quoted(attribute.value)
+                label += " " + escaped(attribute.name) + "=" + quoted(attribute.value)
             }
             return label + ">"
         case .component(let name):

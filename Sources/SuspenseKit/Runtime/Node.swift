@@ -25,13 +25,83 @@ public struct Node: Sendable, Hashable {
     /// What this node is.
     public var kind: Kind
     /// The node's children, in order.
-    public var children: [Node]
+    public var children: [Node] {
+        get { storage.children }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) {
+                storage = ChildStorage(storage.children)
+            }
+            yield &storage.children
+        }
+    }
+
+    /// The children live in a class so that its `deinit` can take a deep tree apart without
+    /// recursion; leaves share one empty storage, so they cost no allocation.
+    fileprivate var storage: ChildStorage
 
     /// Creates a node. Renderers accept only trees whose element and attribute names are valid;
     /// ``resolve(_:cache:options:)`` checks them, and so does rendering a tree built by hand.
     public init(_ kind: Kind, children: [Node] = []) {
         self.kind = kind
+        self.storage = children.isEmpty ? ChildStorage.empty : ChildStorage(children)
+    }
+}
+
+// Equality and hashing walk the tree with an explicit stack: the synthesized versions recurse
+// once per level and overflow the stack on trees a few tens of thousands of levels deep.
+extension Node {
+    public static func == (lhs: Node, rhs: Node) -> Bool {
+        guard lhs.kind == rhs.kind else { return false }
+        var pairs = [(lhs.storage, rhs.storage)]
+        while let (left, right) = pairs.popLast() {
+            if left === right { continue }
+            guard left.children.count == right.children.count else { return false }
+            for (leftChild, rightChild) in zip(left.children, right.children) {
+                guard leftChild.kind == rightChild.kind else { return false }
+                if leftChild.storage !== rightChild.storage {
+                    pairs.append((leftChild.storage, rightChild.storage))
+                }
+            }
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        var stack = [storage]
+        while let storage = stack.popLast() {
+            hasher.combine(storage.children.count)
+            for child in storage.children {
+                hasher.combine(child.kind)
+                if !child.storage.children.isEmpty { stack.append(child.storage) }
+            }
+        }
+    }
+}
+
+/// The children of a ``Node``: copied on write (mutated only while uniquely referenced, hence
+/// `@unchecked Sendable`), and torn down iteratively.
+final class ChildStorage: @unchecked Sendable {
+    var children: [Node]
+
+    static let empty = ChildStorage([])
+
+    init(_ children: [Node]) {
         self.children = children
+    }
+
+    /// Releasing a node releases its children, which release theirs: a recursion as deep as the
+    /// tree. Instead, children that only this tree holds hand their own children to a work list.
+    deinit {
+        guard !children.isEmpty else { return }
+        var pending = children
+        children = []
+        while var node = pending.popLast() {
+            if !node.storage.children.isEmpty, isKnownUniquelyReferenced(&node.storage) {
+                pending.append(contentsOf: node.storage.children)
+                node.storage.children = []
+            }
+        }
     }
 }
 

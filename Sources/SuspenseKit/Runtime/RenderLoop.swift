@@ -16,8 +16,54 @@ extension _Resolver {
         onFrame: ((RenderFrame) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
+        // Components are evaluated by recursion, a few KiB of stack per level. The first pass
+        // runs here, on the caller's executor, as long as it stays within a small stack budget;
+        // a deeper tree throws `NeedsLargerStack`, and the render starts over on threads with
+        // large stacks (`DeepStackExecutor`), where the limit is `RenderOptions.maxDepth`. A render
+        // with queries to wait for moves there too, since what resolves later may nest deeper;
+        // one without queries (the common tiny render) never hops threads.
+        //
+        // A caller isolated to an actor keeps every evaluation on that actor, since its
+        // components need not be `Sendable`: there, going past the budget is an error at the
+        // component (`SuspenseError.tooDeepForCallerStack`) instead of a move.
+        guard isolation == nil, let executor = DeepStackExecutor.shared else {
+            let resolver = _Resolver(cache: cache, options: options)
+            if isolation != nil {
+                resolver.stackLimit = StackLimit(budget: DeepStackExecutor.callerStackBudget)
+                resolver.callerStackBudget = DeepStackExecutor.callerStackBudget
+                resolver.stackLimitMoves = false
+            }
+            try resolver.evaluateRoot(component)
+            return try await drive(resolver, options: options, onFrame: onFrame)
+        }
         let resolver = _Resolver(cache: cache, options: options)
-        try resolver.evaluateRoot(component)
+        resolver.stackLimit = StackLimit(budget: DeepStackExecutor.callerStackBudget)
+        do {
+            try resolver.evaluateRoot(component)
+        } catch is NeedsLargerStack {
+            return try await withTaskExecutorPreference(executor) {
+                let resolver = _Resolver(cache: cache, options: options)
+                try resolver.evaluateRoot(component)
+                return try await drive(resolver, options: options, onFrame: onFrame)
+            }
+        }
+        resolver.stackLimit = nil
+        if resolver.activeWaiters == 0 {
+            return try await drive(resolver, options: options, onFrame: onFrame)
+        }
+        // The resolver is released on the large-stack thread too, before the task goes back.
+        return try await withTaskExecutorPreference(executor) {
+            try await drive(resolver, options: options, onFrame: onFrame)
+        }
+    }
+
+    /// Runs the queries the first pass discovered, and all that follow, then returns the tree.
+    private static func drive(
+        _ resolver: _Resolver,
+        options: RenderOptions,
+        onFrame: ((RenderFrame) -> Void)?,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> RenderTree {
         var lastFrame: Node?
         func emit(_ cause: String) {
             guard let onFrame else { return }
@@ -36,7 +82,8 @@ extension _Resolver {
                 for (query, promise) in resolver.takeNewQueries() {
                     if options.deliveryOrder == .discovery { order.append(query) }
                     let stub = resolver.stubbedOutcome(for: query, promise: promise)
-                    group.addTask {
+                    // Queries run on the global executor, not on the render's large-stack threads.
+                    group.addTask(executorPreference: globalConcurrentExecutor) {
                         // A stubbed query still answers from a child task, like a real one.
                         switch stub {
                         case .value(let value)?: return (query, .success(value))

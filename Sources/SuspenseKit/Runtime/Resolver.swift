@@ -15,6 +15,19 @@ public final class _Resolver {
     @exclusivity(unchecked) var nodes = NodeArena()
     let rootNode: NodeArena.ID
     let options: RenderOptions
+    /// The last tag whose name was checked, so that a list of one tag checks it once.
+    private var lastCheckedTag: String?
+    /// The effective ``RenderOptions/maxDepth``: lower when renders cannot run on large stacks.
+    let maxDepth: Int
+    /// Set while the first pass runs on the caller's thread: going past it throws
+    /// `NeedsLargerStack`, and the render starts over on a large stack.
+    var stackLimit: StackLimit?
+    /// Whether going past `stackLimit` moves the render to a large stack (`NeedsLargerStack`)
+    /// or, for a render that must stay on its caller's actor, fails at the component.
+    var stackLimitMoves = true
+    /// For a render that stays on its caller's actor: the stack each pass may use. The limit is
+    /// set anew at the start of every pass, since an actor may resume on another thread.
+    var callerStackBudget: Int?
 
     /// Queries discovered since the last call to `takeNewQueries()`, in discovery order.
     private var newQueries: [(QueryID, any AnyPromise)] = []
@@ -39,6 +52,8 @@ public final class _Resolver {
     init(cache: QueryCache, options: RenderOptions) {
         self.cache = cache
         self.options = options
+        self.maxDepth = DeepStackExecutor.shared == nil
+            ? min(options.maxDepth, DeepStackExecutor.fallbackMaxDepth) : options.maxDepth
         let rootScope = Scope(parent: nil)
         rootNode = nodes.makeFragment()
         root = SuspenseRecord(
@@ -50,7 +65,7 @@ public final class _Resolver {
             fallback: nil
         )
         root.contentScope = rootScope
-        context = EvaluationContext(parent: rootNode, scope: rootScope, suspense: root, errorBoundary: nil, path: [])
+        context = EvaluationContext(parent: rootNode, scope: rootScope, suspense: root, errorBoundary: nil, path: ComponentPath())
     }
 
     // MARK: Evaluation
@@ -61,6 +76,8 @@ public final class _Resolver {
             try QueryCache.$current.withValue(cache) {
                 try evaluate { component }
             }
+        } catch let error as NeedsLargerStack {
+            throw error
         } catch {
             throw renderError(error)
         }
@@ -110,6 +127,7 @@ public final class _Resolver {
     /// evaluates again; any other error goes up, located at the child.
     @usableFromInline
     func childFailed(_ error: any Error, type: any Any.Type, rerun: @escaping (_Resolver) throws -> Void) throws {
+        if error is NeedsLargerStack { throw error }
         let name = name(of: type)
         if let promise = error as? any AnyPromise {
             try suspend(promise, component: name, pathAddsComponent: addsName(name), thunk: rerun)
@@ -121,7 +139,7 @@ public final class _Resolver {
     @inlinable
     func resolveComposite<C: Component>(_ component: C) throws {
         let name = name(of: C.self)
-        let saved = enterComponent(named: name)
+        let saved = try enterComponent(named: name)
         defer { leave(restoring: saved) }
         let body: C.Body
         do {
@@ -138,11 +156,17 @@ public final class _Resolver {
 
     /// Adds a user component's node and makes it the parent; returns the context to restore.
     @usableFromInline
-    func enterComponent(named name: String) -> EvaluationContext {
-        let node = nodes.appendComponent(name: name, to: context.parent)
+    func enterComponent(named name: String) throws -> EvaluationContext {
         let saved = context
-        context.parent = node
         context.path.append(name)
+        context.depth += 1
+        do {
+            try checkDepth(context.depth, name)
+        } catch {
+            context = saved
+            throw error
+        }
+        context.parent = nodes.appendComponent(name: name, to: saved.parent)
         return saved
     }
 
@@ -155,6 +179,7 @@ public final class _Resolver {
     /// evaluates again; any other error goes up, located at the component.
     @usableFromInline
     func bodyFailed(_ error: any Error, component name: String, rerun: @escaping (_Resolver) throws -> Void) throws {
+        if error is NeedsLargerStack { throw error }
         if let promise = error as? any AnyPromise {
             try suspend(promise, component: name, pathAddsComponent: false, thunk: rerun)
             return
@@ -179,10 +204,29 @@ public final class _Resolver {
 
     @usableFromInline
     func resolveElement(tag: String, attributes: [Attribute], content: (_Resolver) throws -> Void) throws {
+        try checkDepth(context.depth + 1, "<\(tag)>")
+        // A name HTML cannot carry is an error at the element, routed to its ErrorBoundary,
+        // rather than a render that fails only when HTML is asked for.
+        if tag != lastCheckedTag || !attributes.isEmpty {
+            do {
+                try HTMLNames.checkTag(tag)
+                for attribute in attributes {
+                    try HTMLNames.checkAttribute(attribute.name, tag: tag)
+                }
+            } catch {
+                throw located(error, at: context.path)
+            }
+            lastCheckedTag = tag
+        }
         let node = nodes.appendElement(tag: tag, attributes: attributes, to: context.parent)
         let saved = context.parent
+        let savedDepth = context.depth
         context.parent = node
-        defer { context.parent = saved }
+        context.depth += 1
+        defer {
+            context.parent = saved
+            context.depth = savedDepth
+        }
         try content(self)
     }
 
@@ -192,6 +236,7 @@ public final class _Resolver {
         content: @escaping (_Resolver, Any?) throws -> Void,
         fallback: @escaping (_Resolver) throws -> Void
     ) throws {
+        try checkDepth(context.depth + 1, "Suspense")
         let record = SuspenseRecord(
             outer: context,
             contentNode: nodes.makeFragment(),
@@ -217,7 +262,8 @@ public final class _Resolver {
             scope: record.contentScope,
             suspense: record,
             errorBoundary: outer.errorBoundary,
-            path: outer.path + ["Suspense"]
+            path: outer.path.appending("Suspense"),
+            depth: outer.depth + 1
         )
         defer { context = saved }
         try content(self, value)
@@ -232,6 +278,7 @@ public final class _Resolver {
         context.parent = record.fallbackNode
         context.scope = scope
         context.path.append("Suspense")
+        context.depth += 1
         defer { context = saved }
         try fallback(self)
     }
@@ -241,6 +288,7 @@ public final class _Resolver {
         content: (_Resolver) throws -> Void,
         fallback: @escaping (_Resolver, any Error) throws -> Void
     ) throws {
+        try checkDepth(context.depth + 1, "ErrorBoundary")
         let record = ErrorBoundaryRecord(
             outer: context,
             contentNode: nodes.makeFragment(),
@@ -253,9 +301,13 @@ public final class _Resolver {
         context.scope = record.contentScope
         context.errorBoundary = record
         context.path.append("ErrorBoundary")
+        context.depth += 1
         do {
             try content(self)
             context = saved
+        } catch let error as NeedsLargerStack {
+            context = saved
+            throw error
         } catch {
             context = saved
             try `catch`(error, at: record)
@@ -275,10 +327,13 @@ public final class _Resolver {
         context.parent = record.fallbackNode
         context.scope = Scope(parent: record.outer.scope)
         context.path.append("ErrorBoundary")
+        context.depth += 1
         defer { context = saved }
         do {
             try record.fallback(self, underlying)
         } catch let error as LocatedError {
+            throw error
+        } catch let error as NeedsLargerStack {
             throw error
         } catch {
             throw located(error, at: context.path)
@@ -298,7 +353,7 @@ public final class _Resolver {
         let (query, label, target) = try identify(
             promise,
             component: component,
-            errorPath: pathAddsComponent ? context.path + [component] : context.path
+            errorPath: pathAddsComponent ? context.path.appending(component) : context.path
         )
         let slot = Slot(
             node: nodes.makeFragment(),
@@ -322,7 +377,7 @@ public final class _Resolver {
     private func identify(
         _ promise: any AnyPromise,
         component: String,
-        errorPath: @autoclosure () -> [String]
+        errorPath: @autoclosure () -> ComponentPath
     ) throws -> (QueryID, String, SuspenseRecord?) {
         if let key = promise.key {
             return (.key(key), key, nil)
@@ -430,6 +485,9 @@ public final class _Resolver {
 
     /// Applies one query's result: stores it, then re-evaluates the slots waiting on it.
     func apply(_ result: Result<any Sendable, any Error>, for query: QueryID) {
+        if let callerStackBudget {
+            stackLimit = StackLimit(budget: callerStackBudget)
+        }
         if case .key(let key) = query {
             cache.record(result, for: key)
         }
@@ -501,7 +559,7 @@ public final class _Resolver {
         do {
             try evaluateContent(of: record, value: value)
         } catch {
-            route(error, from: outer.errorBoundary, path: outer.path + ["Suspense"])
+            route(error, from: outer.errorBoundary, path: outer.path.appending("Suspense"))
             return
         }
         if record.pendingCount == 0 {
@@ -511,7 +569,7 @@ public final class _Resolver {
 
     /// Sends an error thrown outside the first pass to the nearest live ErrorBoundary, and
     /// onwards when that boundary's fallback throws; with none left, the render fails.
-    private func route(_ error: any Error, from boundary: ErrorBoundaryRecord?, path: [String]) {
+    private func route(_ error: any Error, from boundary: ErrorBoundaryRecord?, path: ComponentPath) {
         var error: any Error = error is LocatedError ? error : LocatedError(path: path, underlying: error)
         var boundary = boundary
         while let record = boundary {
@@ -532,7 +590,7 @@ public final class _Resolver {
         if root.pendingCount > 0 {
             let slots = root.slots.filter(\.isPending)
             throw RenderError(
-                path: slots.first?.errorPath ?? [],
+                path: slots.first?.errorPath.names ?? [],
                 underlying: SuspenseError.rootSuspendedForever(queries: root.pendingQueries)
             )
         }
@@ -540,22 +598,35 @@ public final class _Resolver {
 
     // MARK: Helpers
 
-    private func located(_ error: any Error, at path: [String]) -> any Error {
+    /// Fails, at the current path, when a level at `depth` would nest deeper than the limit.
+    private func checkDepth(_ depth: Int, _ what: String) throws {
+        if let stackLimit, stackLimit.isExceeded {
+            guard stackLimitMoves else {
+                throw located(SuspenseError.tooDeepForCallerStack(component: what, depth: depth), at: context.path)
+            }
+            throw NeedsLargerStack()
+        }
+        if depth > maxDepth {
+            throw located(SuspenseError.tooDeep(component: what, limit: maxDepth), at: context.path)
+        }
+    }
+
+    private func located(_ error: any Error, at path: ComponentPath) -> any Error {
         error is LocatedError ? error : LocatedError(path: path, underlying: error)
     }
 
     private func renderError(_ error: any Error) -> RenderError {
         if let error = error as? RenderError { return error }
         if let located = error as? LocatedError {
-            return RenderError(path: located.path, underlying: located.underlying)
+            return RenderError(path: located.path.names, underlying: located.underlying)
         }
-        return RenderError(path: context.path, underlying: error)
+        return RenderError(path: context.path.names, underlying: error)
     }
 
     /// The path of a child about to be made: builder plumbing (a closure's whole content) adds
     /// no name of its own.
-    private func errorPath(child name: String) -> [String] {
-        addsName(name) ? context.path + [name] : context.path
+    private func errorPath(child name: String) -> ComponentPath {
+        addsName(name) ? context.path.appending(name) : context.path
     }
 
     private func addsName(_ name: String) -> Bool {

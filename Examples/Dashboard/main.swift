@@ -5,10 +5,11 @@
 //     swift run Dashboard --tree     # the resolved structure
 //     swift run Dashboard --plain    # the visible text
 import SuspenseKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 struct Metric: Sendable {

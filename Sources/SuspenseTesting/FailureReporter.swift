@@ -1,8 +1,8 @@
 #if canImport(Testing)
-import Testing
+    import Testing
 #endif
 #if canImport(XCTest)
-import XCTest
+    import XCTest
 #endif
 
 /// Reports a failed assertion through the test library that is running: Swift Testing when a
@@ -16,23 +16,23 @@ enum FailureReporter {
         column: UInt
     ) {
         #if canImport(Testing)
-        if Test.current != nil {
-            Issue.record(
-                Comment(rawValue: message),
-                sourceLocation: SourceLocation(
-                    fileID: "\(fileID)",
-                    filePath: "\(filePath)",
-                    line: Int(line),
-                    column: Int(column)
+            if Test.current != nil {
+                Issue.record(
+                    Comment(rawValue: message),
+                    sourceLocation: SourceLocation(
+                        fileID: "\(fileID)",
+                        filePath: "\(filePath)",
+                        line: Int(line),
+                        column: Int(column)
+                    )
                 )
-            )
-            return
-        }
+                return
+            }
         #endif
         #if canImport(XCTest)
-        XCTFail(message, file: filePath, line: line)
+            XCTFail(message, file: filePath, line: line)
         #else
-        print("\(filePath):\(line): error: \(message)")
+            print("\(filePath):\(line): error: \(message)")
         #endif
     }
 }

@@ -85,7 +85,9 @@ struct LineDiff {
         let middle =
             shortestEdit(from: oldMiddle, to: newMiddle, maxEdits: maxEdits)
             ?? oldMiddle.indices.map { Line(change: .removed, text: oldMiddle[$0], oldIndex: $0, newIndex: 0) }
-            + newMiddle.indices.map { Line(change: .added, text: newMiddle[$0], oldIndex: oldMiddle.count, newIndex: $0) }
+            + newMiddle.indices.map {
+                Line(change: .added, text: newMiddle[$0], oldIndex: oldMiddle.count, newIndex: $0)
+            }
         result += middle.map {
             Line(change: $0.change, text: $0.text, oldIndex: $0.oldIndex + prefix, newIndex: $0.newIndex + prefix)
         }

@@ -27,10 +27,11 @@ struct SnapshotLocation {
             identifier = Self.sanitized(name)
         } else {
             let key = directory.path + "/" + testName
-            identifier = String(Self.counters.withLock { counters in
-                counters[key, default: 0] += 1
-                return counters[key]!
-            })
+            identifier = String(
+                Self.counters.withLock { counters in
+                    counters[key, default: 0] += 1
+                    return counters[key]!
+                })
         }
         return directory.appendingPathComponent("\(testName).\(identifier).\(pathExtension)", isDirectory: false)
     }

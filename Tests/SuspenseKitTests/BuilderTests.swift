@@ -80,21 +80,26 @@ private struct Sibling: Component {
                 ForEach(1...3) { number in Element("li") { Text("\(number)") } }
             }
         }
-        #expect(try await tree(page) == """
-            <ul>
-            ├─ <li>
-            │  └─ "1"
-            ├─ <li>
-            │  └─ "2"
-            └─ <li>
-               └─ "3"
-            """)
+        #expect(
+            try await tree(page) == """
+                <ul>
+                ├─ <li>
+                │  └─ "1"
+                ├─ <li>
+                │  └─ "2"
+                └─ <li>
+                   └─ "3"
+                """)
     }
 
     @Test func forEachShowsItsEmptyFallbackOnlyForAnEmptyCollection() async throws {
         func list(_ items: [String]) -> some Component {
             Element("ul") {
-                ForEach(items) { item in Element("li") { Text(item) } } empty: { Text("Nothing here.") }
+                ForEach(items) { item in
+                    Element("li") { Text(item) }
+                } empty: {
+                    Text("Nothing here.")
+                }
             }
         }
         #expect(try await html(list([])) == "<ul>Nothing here.</ul>")

@@ -125,8 +125,16 @@ private struct Shared: Component {
         }
         // "first" is discovered first but finishes last.
         let page = Group {
-            Suspense { try Delayed("first", milliseconds: 30) } fallback: { Text("1…") }
-            Suspense { try Delayed("second", milliseconds: 1) } fallback: { Text("2…") }
+            Suspense {
+                try Delayed("first", milliseconds: 30)
+            } fallback: {
+                Text("1…")
+            }
+            Suspense {
+                try Delayed("second", milliseconds: 1)
+            } fallback: {
+                Text("2…")
+            }
         }
         let frames = try await resolveFrames(page)
         #expect(frames.map(\.cause) == ["initial", "first", "second"])

@@ -48,11 +48,12 @@ private struct Unprotected: Component {
 
 @Suite struct ErrorBoundaryTests {
     @Test func aFailedQueryRethrowsAtTheComponentAndReachesTheBoundaryOutsideTheSuspense() async throws {
-        #expect(try await tree(Page()) == """
-            Page
-            └─ ErrorBoundary [caught: user 1 is gone]
-               └─ "Could not load: user 1 is gone"
-            """)
+        #expect(
+            try await tree(Page()) == """
+                Page
+                └─ ErrorBoundary [caught: user 1 is gone]
+                   └─ "Could not load: user 1 is gone"
+                """)
     }
 
     @Test func aFailedQueryReachesTheNearestBoundaryInsideTheSuspense() async throws {
@@ -67,15 +68,16 @@ private struct Unprotected: Component {
         } fallback: {
             Text("Loading…")
         }
-        #expect(try await tree(page) == """
-            Suspense [resolved]
-            ├─ Card
-            │  └─ "a"
-            ├─ ErrorBoundary [caught: b failed]
-            │  └─ "b unavailable"
-            └─ Card
-               └─ "c"
-            """)
+        #expect(
+            try await tree(page) == """
+                Suspense [resolved]
+                ├─ Card
+                │  └─ "a"
+                ├─ ErrorBoundary [caught: b failed]
+                │  └─ "b unavailable"
+                └─ Card
+                   └─ "c"
+                """)
     }
 
     @Test func theDefaultFallbackShowsTheErrorsDescription() async throws {
@@ -84,8 +86,16 @@ private struct Unprotected: Component {
 
     @Test func errorsFromInitializersAndBodiesAreCaughtAlike() async throws {
         let page = Group {
-            ErrorBoundary { try Thrower("init failed") } fallback: { Text("1: \($0)") }
-            ErrorBoundary { ThrowsInBody() } fallback: { Text(" 2: \($0)") }
+            ErrorBoundary {
+                try Thrower("init failed")
+            } fallback: {
+                Text("1: \($0)")
+            }
+            ErrorBoundary {
+                ThrowsInBody()
+            } fallback: {
+                Text(" 2: \($0)")
+            }
         }
         #expect(try await html(page) == "1: init failed 2: body failed")
     }
@@ -150,7 +160,10 @@ private struct Unprotected: Component {
         } fallback: { _ in
             Text("unused")
         }
-        let error = try await renderError(Group { page; try Thrower("top") })
+        let error = try await renderError(
+            Group {
+                page; try Thrower("top")
+            })
         #expect(error.path == ["Thrower"])
         let nested = try await renderError(Element("div") { ThrowsInBody() })
         #expect(nested.path == ["ThrowsInBody"])
@@ -170,11 +183,12 @@ private struct Unprotected: Component {
         } fallback: {
             Text("Loading…")
         }
-        #expect(try await tree(page) == """
-            Suspense [resolved]
-            └─ ErrorBoundary [caught: sibling failed]
-               └─ "fallback"
-            """)
+        #expect(
+            try await tree(page) == """
+                Suspense [resolved]
+                └─ ErrorBoundary [caught: sibling failed]
+                   └─ "fallback"
+                """)
         #expect(runs.value == 0)
     }
 }

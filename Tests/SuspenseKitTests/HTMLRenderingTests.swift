@@ -7,10 +7,11 @@ import Testing
         let page = Element("a", attributes: ["href": "/search?q=\"x\"&y='z'", "title": "<b>"]) {
             Text("<script>alert('x') & \"y\"</script>")
         }
-        #expect(try await html(page) == """
-            <a href="/search?q=&quot;x&quot;&amp;y=&#39;z&#39;" title="&lt;b&gt;">\
-            &lt;script&gt;alert('x') &amp; "y"&lt;/script&gt;</a>
-            """)
+        #expect(
+            try await html(page) == """
+                <a href="/search?q=&quot;x&quot;&amp;y=&#39;z&#39;" title="&lt;b&gt;">\
+                &lt;script&gt;alert('x') &amp; "y"&lt;/script&gt;</a>
+                """)
     }
 
     @Test func keepsAttributesInTheOrderWritten() async throws {
@@ -52,10 +53,11 @@ import Testing
         }
         #expect(try await html(page) == "<b>bold</b>&lt;b&gt;text&lt;/b&gt;")
         #expect(try await render(page, as: .plain) == "bold<b>text</b>")
-        #expect(try await tree(page) == """
-            raw "<b>bold</b>"
-            "<b>text</b>"
-            """)
+        #expect(
+            try await tree(page) == """
+                raw "<b>bold</b>"
+                "<b>text</b>"
+                """)
     }
 
     @Test(arguments: ["", "my tag", "<p>", "1p", "p\"", "a/b", "p>"])
@@ -88,15 +90,18 @@ import Testing
 
     @Test func prettyPrintingPutsBlockElementsOnIndentedLines() async throws {
         let page = Element("ul") {
-            Element("li") { Text("one "); Element("b") { Text("bold") } }
+            Element("li") {
+                Text("one "); Element("b") { Text("bold") }
+            }
             Element("li") { Text("two") }
         }
-        #expect(try await render(page, as: .html(pretty: true)) == """
-            <ul>
-              <li>one <b>bold</b></li>
-              <li>two</li>
-            </ul>
-            """)
+        #expect(
+            try await render(page, as: .html(pretty: true)) == """
+                <ul>
+                  <li>one <b>bold</b></li>
+                  <li>two</li>
+                </ul>
+                """)
     }
 }
 
@@ -122,14 +127,15 @@ import Testing
     }
 
     @Test func plainShowsVisibleTextWithBlocksOnTheirOwnLines() async throws {
-        #expect(try await render(Article(), as: .plain) == """
-            Title
-            First line
-            second, with emphasis.
-            one
-            two
-            tail
-            """)
+        #expect(
+            try await render(Article(), as: .plain) == """
+                Title
+                First line
+                second, with emphasis.
+                one
+                two
+                tail
+                """)
     }
 
     @Test func treeShowsComponentsElementsAndEscapedText() async throws {
@@ -137,33 +143,38 @@ import Testing
             Article()
             Text("quote \" backslash \\ newline \n tab \t")
         }
-        #expect(try await tree(page) == #"""
-            Article
-            └─ <article>
-               ├─ <h1>
-               │  └─ "Title"
-               ├─ <p>
-               │  ├─ "First line"
-               │  ├─ <br>
-               │  ├─ "second, with "
-               │  ├─ <em>
-               │  │  └─ "emphasis"
-               │  └─ "."
-               ├─ <ul>
-               │  ├─ <li>
-               │  │  └─ "one"
-               │  └─ <li>
-               │     └─ "two"
-               └─ "tail"
-            "quote \" backslash \\ newline \n tab \t"
-            """#)
+        #expect(
+            try await tree(page) == #"""
+                Article
+                └─ <article>
+                   ├─ <h1>
+                   │  └─ "Title"
+                   ├─ <p>
+                   │  ├─ "First line"
+                   │  ├─ <br>
+                   │  ├─ "second, with "
+                   │  ├─ <em>
+                   │  │  └─ "emphasis"
+                   │  └─ "."
+                   ├─ <ul>
+                   │  ├─ <li>
+                   │  │  └─ "one"
+                   │  └─ <li>
+                   │     └─ "two"
+                   └─ "tail"
+                "quote \" backslash \\ newline \n tab \t"
+                """#)
     }
 
     @Test func resolvedNodesCanBeInspectedAndRenderedLater() async throws {
         let node = try await resolve(Element("p", attributes: ["class": "x"]) { Text("hi") })
-        #expect(node == Node(.fragment, children: [
-            Node(.element(tag: "p", attributes: [Attribute("class", "x")]), children: [Node(.text("hi"))]),
-        ]))
+        #expect(
+            node
+                == Node(
+                    .fragment,
+                    children: [
+                        Node(.element(tag: "p", attributes: [Attribute("class", "x")]), children: [Node(.text("hi"))])
+                    ]))
         #expect(try node.rendered(as: .html) == #"<p class="x">hi</p>"#)
         #expect(throws: InvalidMarkupError.self) {
             try Node(.element(tag: "bad tag", attributes: [])).rendered(as: .html)

@@ -1,23 +1,36 @@
 import Testing
+
 @testable import SuspenseKit
 
 /// Renders trees built by hand, including shapes the resolver never makes (a root that is not a
 /// fragment, fragments below the root), and the errors HTML raises.
 struct NodeRenderingTests {
-    let tree = Node(.element(tag: "div", attributes: [Attribute("id", "a&b")]), children: [
-        Node(.fragment, children: [Node(.text("one")), Node(.element(tag: "p", attributes: []), children: [Node(.text("two"))])]),
-        Node(.component(name: "Card"), children: [
-            Node(.suspense(.pending(["k1", "k2"])), children: [
-                Node(.element(tag: "br", attributes: []), children: [Node(.text("hidden in plain"))])
-            ]),
-            Node(.errorBoundary(.caught("bad\nthing")), children: [Node(.rawHTML("<i>raw</i> text"))]),
-        ]),
-        Node(.element(tag: "span", attributes: []), children: [Node(.text("three\r\n"))]),
-        Node(.text("four")),
-        Node(.element(tag: "section", attributes: []), children: [
-            Node(.component(name: "Inner"), children: [Node(.element(tag: "h2", attributes: []))])
-        ]),
-    ])
+    let tree = Node(
+        .element(tag: "div", attributes: [Attribute("id", "a&b")]),
+        children: [
+            Node(
+                .fragment,
+                children: [
+                    Node(.text("one")), Node(.element(tag: "p", attributes: []), children: [Node(.text("two"))]),
+                ]),
+            Node(
+                .component(name: "Card"),
+                children: [
+                    Node(
+                        .suspense(.pending(["k1", "k2"])),
+                        children: [
+                            Node(.element(tag: "br", attributes: []), children: [Node(.text("hidden in plain"))])
+                        ]),
+                    Node(.errorBoundary(.caught("bad\nthing")), children: [Node(.rawHTML("<i>raw</i> text"))]),
+                ]),
+            Node(.element(tag: "span", attributes: []), children: [Node(.text("three\r\n"))]),
+            Node(.text("four")),
+            Node(
+                .element(tag: "section", attributes: []),
+                children: [
+                    Node(.component(name: "Inner"), children: [Node(.element(tag: "h2", attributes: []))])
+                ]),
+        ])
 
     var withoutBreak: Node {
         var node = tree
@@ -78,19 +91,29 @@ struct NodeRenderingTests {
     }
 
     @Test func prettyHTMLLooksThroughComponents() throws {
-        let page = Node(.element(tag: "main", attributes: []), children: [
-            Node(.component(name: "A"), children: [Node(.element(tag: "p", attributes: []), children: [Node(.text("x"))])]),
-            Node(.element(tag: "b", attributes: []), children: [Node(.text("y"))]),
-        ])
+        let page = Node(
+            .element(tag: "main", attributes: []),
+            children: [
+                Node(
+                    .component(name: "A"),
+                    children: [Node(.element(tag: "p", attributes: []), children: [Node(.text("x"))])]),
+                Node(.element(tag: "b", attributes: []), children: [Node(.text("y"))]),
+            ])
         #expect(try page.rendered(as: .html(pretty: true)) == "<main>\n  <p>x</p><b>y</b>\n</main>")
     }
 
     @Test func escapingInTextAndAttributes() throws {
-        let node = Node(.fragment, children: [
-            Node(.element(tag: "p", attributes: [Attribute("title", "a\u{0}b \"é\" <&> 'x' 🙂"), Attribute("data-x", "")]), children: [
-                Node(.text("\u{0}<é>&🙂\"'")), Node(.rawHTML("<br>")), Node(.element(tag: "img", attributes: [])),
+        let node = Node(
+            .fragment,
+            children: [
+                Node(
+                    .element(
+                        tag: "p", attributes: [Attribute("title", "a\u{0}b \"é\" <&> 'x' 🙂"), Attribute("data-x", "")]),
+                    children: [
+                        Node(.text("\u{0}<é>&🙂\"'")), Node(.rawHTML("<br>")),
+                        Node(.element(tag: "img", attributes: [])),
+                    ])
             ])
-        ])
         #expect(
             try node.rendered(as: .html)
                 == "<p title=\"a\u{FFFD}b &quot;é&quot; &lt;&amp;&gt; &#39;x&#39; 🙂\" data-x=\"\">\u{FFFD}&lt;é&gt;&amp;🙂\"'<br><img></p>"

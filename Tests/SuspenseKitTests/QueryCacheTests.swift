@@ -34,7 +34,11 @@ private struct Count: Component {
     @Test func aStoredFailureRethrowsAtTheComponent() async throws {
         let cache = QueryCache()
         cache.storeFailure(TestFailure("offline"), for: "profile")
-        let page = ErrorBoundary { try Profile() } fallback: { Text("failed: \($0)") }
+        let page = ErrorBoundary {
+            try Profile()
+        } fallback: {
+            Text("failed: \($0)")
+        }
         #expect(try await render(page, as: .plain, cache: cache) == "failed: offline")
     }
 
@@ -43,14 +47,19 @@ private struct Count: Component {
         let cache = QueryCache()
         cache.suspendForever("profile")
         let page = Group {
-            Suspense { try Profile(runs: runs) } fallback: { Text("Loading…") }
+            Suspense {
+                try Profile(runs: runs)
+            } fallback: {
+                Text("Loading…")
+            }
             Text(" done")
         }
-        #expect(try await render(page, as: .tree, cache: cache) == """
-            Suspense [pending: profile]
-            └─ "Loading…"
-            " done"
-            """)
+        #expect(
+            try await render(page, as: .tree, cache: cache) == """
+                Suspense [pending: profile]
+                └─ "Loading…"
+                " done"
+                """)
         #expect(runs.value == 0)
     }
 
@@ -67,7 +76,9 @@ private struct Count: Component {
         cache.store("a string", for: "profile")
         let error = try await renderError(Suspense { try Count() }, cache: cache)
         let mismatch = try #require(error.underlying as? QueryTypeMismatch)
-        #expect(mismatch.description == #"query key "profile" holds a value of type String, but resolveValue asked for Int"#)
+        #expect(
+            mismatch.description == #"query key "profile" holds a value of type String, but resolveValue asked for Int"#
+        )
     }
 
     @Test func entriesCanBeInspectedAndForgotten() {

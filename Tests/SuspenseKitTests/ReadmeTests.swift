@@ -1,6 +1,5 @@
-import Testing
-
 import SuspenseKit
+import Testing
 
 // The README's hero example, compiled and run as written there.
 private struct User: Sendable { let name: String }
@@ -41,16 +40,17 @@ private struct Page: Component {
 
 @Suite struct ReadmeTests {
     @Test func theHeroExamplePrintsWhatTheReadmeShows() async throws {
-        #expect(try await render(Page(), as: .tree) == """
-            Page
-            └─ ErrorBoundary
-               └─ Suspense [resolved]
-                  ├─ UserCard
-                  │  └─ <p>
-                  │     └─ "Hi, my name is Ann."
-                  └─ UserCard
-                     └─ <p>
-                        └─ "Hi, my name is Bob."
-            """)
+        #expect(
+            try await render(Page(), as: .tree) == """
+                Page
+                └─ ErrorBoundary
+                   └─ Suspense [resolved]
+                      ├─ UserCard
+                      │  └─ <p>
+                      │     └─ "Hi, my name is Ann."
+                      └─ UserCard
+                         └─ <p>
+                            └─ "Hi, my name is Bob."
+                """)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SuspenseKit
 
 /// Pins the exact output of every format for a tree that holds every kind of node and boundary
@@ -37,13 +38,15 @@ struct RenderOutputTests {
     @Test func renderMatchesResolveThenRendered() async throws {
         let node = try await page().node
         for format in [RenderFormat.tree, .plain, .html, .html(pretty: true)] {
-            let rendered = try await render(Fixtures.Page(executions: Fixtures.Executions()), as: format, cache: cacheWithForever())
+            let rendered = try await render(
+                Fixtures.Page(executions: Fixtures.Executions()), as: format, cache: cacheWithForever())
             #expect(rendered == (try node.rendered(as: format)))
         }
     }
 
     @Test func framesInDiscoveryOrder() async throws {
-        let frames = try await resolveFrames(Fixtures.Page(executions: Fixtures.Executions()), cache: cacheWithForever())
+        let frames = try await resolveFrames(
+            Fixtures.Page(executions: Fixtures.Executions()), cache: cacheWithForever())
         var summary: [String] = []
         for frame in frames {
             summary.append("== " + frame.cause)
@@ -61,19 +64,29 @@ struct RenderOutputTests {
                 Element("ul", attributes: ["id": "x"]) {
                     ForEach(0..<2) { index in Element("li") { Text("\(index)") } }
                 }
-                Suspense { RawHTML("<b>") } fallback: { Text("…") }
+                Suspense {
+                    RawHTML("<b>")
+                } fallback: {
+                    Text("…")
+                }
             }
         }
         let node = try await resolve(Small())
-        let expected = Node(.fragment, children: [
-            Node(.component(name: "Small"), children: [
-                Node(.element(tag: "ul", attributes: [Attribute("id", "x")]), children: [
-                    Node(.element(tag: "li", attributes: []), children: [Node(.text("0"))]),
-                    Node(.element(tag: "li", attributes: []), children: [Node(.text("1"))]),
-                ]),
-                Node(.suspense(.resolved), children: [Node(.rawHTML("<b>"))]),
+        let expected = Node(
+            .fragment,
+            children: [
+                Node(
+                    .component(name: "Small"),
+                    children: [
+                        Node(
+                            .element(tag: "ul", attributes: [Attribute("id", "x")]),
+                            children: [
+                                Node(.element(tag: "li", attributes: []), children: [Node(.text("0"))]),
+                                Node(.element(tag: "li", attributes: []), children: [Node(.text("1"))]),
+                            ]),
+                        Node(.suspense(.resolved), children: [Node(.rawHTML("<b>"))]),
+                    ])
             ])
-        ])
         #expect(node == expected)
     }
 
@@ -131,140 +144,140 @@ struct RenderOutputTests {
 }
 
 private let treeOutput = """
-            Page
-            └─ <main>
-               ├─ <h1>
-               │  └─ "Title & <more>"
-               ├─ <img src="/a.png" alt="A \\"B\\"">
-               ├─ <br>
-               ├─ raw "<hr/><b>raw</b>"
-               ├─ ErrorBoundary
-               │  └─ Suspense [resolved]
-               │     ├─ Card
-               │     │  └─ <p class="card \\"x\\" & 'y'" data-id="1">
-               │     │     └─ "Hi, User 1 <\\"&'>."
-               │     ├─ Card
-               │     │  └─ <p class="card \\"x\\" & 'y'" data-id="1">
-               │     │     └─ "Hi, User 2 <\\"&'>."
-               │     ├─ Card
-               │     │  └─ <p class="card \\"x\\" & 'y'" data-id="1">
-               │     │     └─ "Hi, User 1 <\\"&'>."
-               │     └─ Suspense [resolved]
-               │        └─ Card
-               │           └─ <p class="card \\"x\\" & 'y'" data-id="1">
-               │              └─ "Hi, User 3 <\\"&'>."
-               ├─ ErrorBoundary [caught: boom <&>]
-               │  └─ <p>
-               │     └─ "caught: boom <&>"
-               ├─ Suspense [pending: forever]
-               │  └─ <div>
-               │     └─ "still loading"
-               ├─ Suspense [resolved]
-               │  └─ Typed
-               │     └─ <em>
-               │        └─ "typed"
-               ├─ "empty list"
-               ├─ <span>
-               │  └─ "even 0"
-               ├─ "odd 1"
-               ├─ <span>
-               │  └─ "even 2"
-               ├─ Wrapper
-               │  └─ <section>
-               │     └─ "wrapped\\nline\\t\\u{1}"
-               └─ <ul>
-                  ├─ <li>
-                  │  └─ "item 0"
-                  ├─ <li>
-                  │  └─ "item 1"
-                  └─ <li>
-                     └─ "item 2"
-            """
+    Page
+    └─ <main>
+       ├─ <h1>
+       │  └─ "Title & <more>"
+       ├─ <img src="/a.png" alt="A \\"B\\"">
+       ├─ <br>
+       ├─ raw "<hr/><b>raw</b>"
+       ├─ ErrorBoundary
+       │  └─ Suspense [resolved]
+       │     ├─ Card
+       │     │  └─ <p class="card \\"x\\" & 'y'" data-id="1">
+       │     │     └─ "Hi, User 1 <\\"&'>."
+       │     ├─ Card
+       │     │  └─ <p class="card \\"x\\" & 'y'" data-id="1">
+       │     │     └─ "Hi, User 2 <\\"&'>."
+       │     ├─ Card
+       │     │  └─ <p class="card \\"x\\" & 'y'" data-id="1">
+       │     │     └─ "Hi, User 1 <\\"&'>."
+       │     └─ Suspense [resolved]
+       │        └─ Card
+       │           └─ <p class="card \\"x\\" & 'y'" data-id="1">
+       │              └─ "Hi, User 3 <\\"&'>."
+       ├─ ErrorBoundary [caught: boom <&>]
+       │  └─ <p>
+       │     └─ "caught: boom <&>"
+       ├─ Suspense [pending: forever]
+       │  └─ <div>
+       │     └─ "still loading"
+       ├─ Suspense [resolved]
+       │  └─ Typed
+       │     └─ <em>
+       │        └─ "typed"
+       ├─ "empty list"
+       ├─ <span>
+       │  └─ "even 0"
+       ├─ "odd 1"
+       ├─ <span>
+       │  └─ "even 2"
+       ├─ Wrapper
+       │  └─ <section>
+       │     └─ "wrapped\\nline\\t\\u{1}"
+       └─ <ul>
+          ├─ <li>
+          │  └─ "item 0"
+          ├─ <li>
+          │  └─ "item 1"
+          └─ <li>
+             └─ "item 2"
+    """
 
 private let plainOutput = """
-            Title & <more>
-            raw
-            Hi, User 1 <"&'>.
-            Hi, User 2 <"&'>.
-            Hi, User 1 <"&'>.
-            Hi, User 3 <"&'>.
-            caught: boom <&>
-            still loading
-            typedempty listeven 0odd 1even 2
-            wrapped
-            line\t\u{1}
-            item 0
-            item 1
-            item 2
-            """
+    Title & <more>
+    raw
+    Hi, User 1 <"&'>.
+    Hi, User 2 <"&'>.
+    Hi, User 1 <"&'>.
+    Hi, User 3 <"&'>.
+    caught: boom <&>
+    still loading
+    typedempty listeven 0odd 1even 2
+    wrapped
+    line\t\u{1}
+    item 0
+    item 1
+    item 2
+    """
 
 private let htmlOutput = """
-            <main><h1>Title &amp; &lt;more&gt;</h1><img src="/a.png" alt="A &quot;B&quot;"><br><hr/><b>raw</b><p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 1 &lt;"&amp;'&gt;.</p><p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 2 &lt;"&amp;'&gt;.</p><p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 1 &lt;"&amp;'&gt;.</p><p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 3 &lt;"&amp;'&gt;.</p><p>caught: boom &lt;&amp;&gt;</p><div>still loading</div><em>typed</em>empty list<span>even 0</span>odd 1<span>even 2</span><section>wrapped
-            line\t\u{1}</section><ul><li>item 0</li><li>item 1</li><li>item 2</li></ul></main>
-            """
+    <main><h1>Title &amp; &lt;more&gt;</h1><img src="/a.png" alt="A &quot;B&quot;"><br><hr/><b>raw</b><p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 1 &lt;"&amp;'&gt;.</p><p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 2 &lt;"&amp;'&gt;.</p><p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 1 &lt;"&amp;'&gt;.</p><p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 3 &lt;"&amp;'&gt;.</p><p>caught: boom &lt;&amp;&gt;</p><div>still loading</div><em>typed</em>empty list<span>even 0</span>odd 1<span>even 2</span><section>wrapped
+    line\t\u{1}</section><ul><li>item 0</li><li>item 1</li><li>item 2</li></ul></main>
+    """
 
 private let prettyOutput = """
-            <main>
-              <h1>Title &amp; &lt;more&gt;</h1><img src="/a.png" alt="A &quot;B&quot;"><br><hr/><b>raw</b>
-              <p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 1 &lt;"&amp;'&gt;.</p>
-              <p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 2 &lt;"&amp;'&gt;.</p>
-              <p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 1 &lt;"&amp;'&gt;.</p>
-              <p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 3 &lt;"&amp;'&gt;.</p>
-              <p>caught: boom &lt;&amp;&gt;</p>
-              <div>still loading</div><em>typed</em>empty list<span>even 0</span>odd 1<span>even 2</span>
-              <section>wrapped
-            line\t\u{1}</section>
-              <ul>
-                <li>item 0</li>
-                <li>item 1</li>
-                <li>item 2</li>
-              </ul>
-            </main>
-            """
+    <main>
+      <h1>Title &amp; &lt;more&gt;</h1><img src="/a.png" alt="A &quot;B&quot;"><br><hr/><b>raw</b>
+      <p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 1 &lt;"&amp;'&gt;.</p>
+      <p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 2 &lt;"&amp;'&gt;.</p>
+      <p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 1 &lt;"&amp;'&gt;.</p>
+      <p class="card &quot;x&quot; &amp; &#39;y&#39;" data-id="1">Hi, User 3 &lt;"&amp;'&gt;.</p>
+      <p>caught: boom &lt;&amp;&gt;</p>
+      <div>still loading</div><em>typed</em>empty list<span>even 0</span>odd 1<span>even 2</span>
+      <section>wrapped
+    line\t\u{1}</section>
+      <ul>
+        <li>item 0</li>
+        <li>item 1</li>
+        <li>item 2</li>
+      </ul>
+    </main>
+    """
 
 private let framesSummary = """
-            == initial
-            ErrorBoundary
-            Suspense [pending: user/1, user/2]
-            ErrorBoundary
-            Suspense [pending: fails]
-            Suspense [pending: forever]
-            Suspense [pending: Promise<Loaded>]
-            == user/1
-            ErrorBoundary
-            Suspense [pending: user/2]
-            ErrorBoundary
-            Suspense [pending: fails]
-            Suspense [pending: forever]
-            Suspense [pending: Promise<Loaded>]
-            == user/2
-            ErrorBoundary
-            Suspense [resolved]
-            Suspense [pending: user/3]
-            ErrorBoundary
-            Suspense [pending: fails]
-            Suspense [pending: forever]
-            Suspense [pending: Promise<Loaded>]
-            == user/3
-            ErrorBoundary
-            Suspense [resolved]
-            Suspense [resolved]
-            ErrorBoundary
-            Suspense [pending: fails]
-            Suspense [pending: forever]
-            Suspense [pending: Promise<Loaded>]
-            == fails
-            ErrorBoundary
-            Suspense [resolved]
-            Suspense [resolved]
-            ErrorBoundary [caught: boom <&>]
-            Suspense [pending: forever]
-            Suspense [pending: Promise<Loaded>]
-            == Promise<Loaded>
-            ErrorBoundary
-            Suspense [resolved]
-            Suspense [resolved]
-            ErrorBoundary [caught: boom <&>]
-            Suspense [pending: forever]
-            Suspense [resolved]
-            """
+    == initial
+    ErrorBoundary
+    Suspense [pending: user/1, user/2]
+    ErrorBoundary
+    Suspense [pending: fails]
+    Suspense [pending: forever]
+    Suspense [pending: Promise<Loaded>]
+    == user/1
+    ErrorBoundary
+    Suspense [pending: user/2]
+    ErrorBoundary
+    Suspense [pending: fails]
+    Suspense [pending: forever]
+    Suspense [pending: Promise<Loaded>]
+    == user/2
+    ErrorBoundary
+    Suspense [resolved]
+    Suspense [pending: user/3]
+    ErrorBoundary
+    Suspense [pending: fails]
+    Suspense [pending: forever]
+    Suspense [pending: Promise<Loaded>]
+    == user/3
+    ErrorBoundary
+    Suspense [resolved]
+    Suspense [resolved]
+    ErrorBoundary
+    Suspense [pending: fails]
+    Suspense [pending: forever]
+    Suspense [pending: Promise<Loaded>]
+    == fails
+    ErrorBoundary
+    Suspense [resolved]
+    Suspense [resolved]
+    ErrorBoundary [caught: boom <&>]
+    Suspense [pending: forever]
+    Suspense [pending: Promise<Loaded>]
+    == Promise<Loaded>
+    ErrorBoundary
+    Suspense [resolved]
+    Suspense [resolved]
+    ErrorBoundary [caught: boom <&>]
+    Suspense [pending: forever]
+    Suspense [resolved]
+    """

@@ -58,15 +58,16 @@ private struct SuspendsInBody: Component {
         } fallback: {
             Text("Loading…")
         }
-        #expect(try await tree(page) == """
-            Suspense [resolved]
-            ├─ UserCard
-            │  └─ <p>
-            │     └─ "Hi, my name is User 1."
-            └─ UserCard
-               └─ <p>
-                  └─ "Hi, my name is User 2."
-            """)
+        #expect(
+            try await tree(page) == """
+                Suspense [resolved]
+                ├─ UserCard
+                │  └─ <p>
+                │     └─ "Hi, my name is User 1."
+                └─ UserCard
+                   └─ <p>
+                      └─ "Hi, my name is User 2."
+                """)
     }
 
     @Test func firstFrameShowsTheFallbackWithThePendingKeys() async throws {
@@ -79,11 +80,14 @@ private struct SuspendsInBody: Component {
         }
         let frames = try await resolveFrames(page)
         #expect(frames.first?.cause == "initial")
-        #expect(try frames.first?.node.rendered(as: .tree) == """
-            Suspense [pending: user/1, user/2]
-            └─ "Loading…"
-            """)
-        #expect(try frames.last?.node.rendered(as: .html) == "<p>Hi, my name is User 1.</p>static<p>Hi, my name is User 2.</p>")
+        #expect(
+            try frames.first?.node.rendered(as: .tree) == """
+                Suspense [pending: user/1, user/2]
+                └─ "Loading…"
+                """)
+        #expect(
+            try frames.last?.node.rendered(as: .html)
+                == "<p>Hi, my name is User 1.</p>static<p>Hi, my name is User 2.</p>")
     }
 
     @Test func aPendingPromiseWithNoSuspenseAboveItSuspendsTheRoot() async throws {
@@ -125,27 +129,28 @@ private struct SuspendsInBody: Component {
         }
         let frames = try await resolveFrames(page, options: RenderOptions(deliveryOrder: .completion))
         #expect(frames.map(\.cause) == ["initial", "outer", "inner"])
-        #expect(try frames.map { try $0.node.rendered(as: .tree) } == [
-            """
-            Suspense [pending: outer]
-            └─ "outer loading"
-            """,
-            """
-            Suspense [resolved]
-            ├─ Outer
-            │  └─ "outer content"
-            └─ Suspense [pending: inner]
-               └─ "inner loading"
-            """,
-            """
-            Suspense [resolved]
-            ├─ Outer
-            │  └─ "outer content"
-            └─ Suspense [resolved]
-               └─ Inner
-                  └─ "inner content"
-            """,
-        ])
+        #expect(
+            try frames.map { try $0.node.rendered(as: .tree) } == [
+                """
+                Suspense [pending: outer]
+                └─ "outer loading"
+                """,
+                """
+                Suspense [resolved]
+                ├─ Outer
+                │  └─ "outer content"
+                └─ Suspense [pending: inner]
+                   └─ "inner loading"
+                """,
+                """
+                Suspense [resolved]
+                ├─ Outer
+                │  └─ "outer content"
+                └─ Suspense [resolved]
+                   └─ Inner
+                      └─ "inner content"
+                """,
+            ])
         // Resolving the outer query re-evaluated only the component waiting on it.
         #expect(outerEvaluations.value == 2)
         #expect(innerEvaluations.value == 2)
@@ -165,7 +170,9 @@ private struct SuspendsInBody: Component {
     @Test func aKeylessPromiseWithoutATypedSuspenseIsAClearError() async throws {
         let error = try await renderError(Suspense { try UserComponent(user: nil) })
         #expect(error.path == ["Suspense", "UserComponent"])
-        #expect(error.underlying as? SuspenseError == .keylessPromise(component: "UserComponent", valueType: "Promise<User>"))
+        #expect(
+            error.underlying as? SuspenseError
+                == .keylessPromise(component: "UserComponent", valueType: "Promise<User>"))
         #expect("\(error)".contains("use resolveValue(key:query:)"))
     }
 
@@ -183,11 +190,12 @@ private struct SuspendsInBody: Component {
     }
 
     @Test func aComponentMaySuspendInItsBody() async throws {
-        #expect(try await tree(Suspense { SuspendsInBody() }) == """
-            Suspense [resolved]
-            └─ SuspendsInBody
-               └─ "from body"
-            """)
+        #expect(
+            try await tree(Suspense { SuspendsInBody() }) == """
+                Suspense [resolved]
+                └─ SuspendsInBody
+                   └─ "from body"
+                """)
     }
 
     @Test func aSuspenseWhoseContentDoesNotSuspendNeverEvaluatesItsFallback() async throws {
@@ -204,36 +212,44 @@ private struct SuspendsInBody: Component {
 
     @Test func theModifierFormWrapsAComponent() async throws {
         let page = UserCardPlaceholder().suspense { Text("wait") }.errorBoundary { _ in Text("oops") }
-        #expect(try await tree(page) == """
-            ErrorBoundary
-            └─ Suspense [resolved]
-               └─ UserCardPlaceholder
-                  └─ UserCard
-                     └─ <p>
-                        └─ "Hi, my name is User 3."
-            """)
+        #expect(
+            try await tree(page) == """
+                ErrorBoundary
+                └─ Suspense [resolved]
+                   └─ UserCardPlaceholder
+                      └─ UserCard
+                         └─ <p>
+                            └─ "Hi, my name is User 3."
+                """)
     }
 
     @Test func everyComponentSuspendingAtEveryLevelStillResolves() async throws {
-        let page = Suspense { try Level(depth: 0, index: 0) } fallback: { Text("loading 0") }
+        let page = Suspense {
+            try Level(depth: 0, index: 0)
+        } fallback: {
+            Text("loading 0")
+        }
         let frames = try await resolveFrames(page)
-        #expect(try frames.first?.node.rendered(as: .tree) == """
-            Suspense [pending: level/0/0]
-            └─ "loading 0"
-            """)
-        #expect(try frames.last?.node.rendered(as: .html) == """
-            <div>0.0<div>1.0<div>2.0</div><div>2.1</div></div><div>1.1<div>2.0</div><div>2.1</div></div></div>
-            """)
+        #expect(
+            try frames.first?.node.rendered(as: .tree) == """
+                Suspense [pending: level/0/0]
+                └─ "loading 0"
+                """)
+        #expect(
+            try frames.last?.node.rendered(as: .html) == """
+                <div>0.0<div>1.0<div>2.0</div><div>2.1</div></div><div>1.1<div>2.0</div><div>2.1</div></div></div>
+                """)
         // Each level's boundary appears exactly once pending on that level's queries, in order.
         #expect(frames.map(\.cause) == ["initial", "level/0/0", "level/1/0", "level/1/1", "level/2/0", "level/2/1"])
-        #expect(try frames[1].node.rendered(as: .tree) == """
-            Suspense [resolved]
-            └─ Level
-               └─ <div>
-                  ├─ "0.0"
-                  └─ Suspense [pending: level/1/0, level/1/1]
-                     └─ "loading 1"
-            """)
+        #expect(
+            try frames[1].node.rendered(as: .tree) == """
+                Suspense [resolved]
+                └─ Level
+                   └─ <div>
+                      ├─ "0.0"
+                      └─ Suspense [pending: level/1/0, level/1/1]
+                         └─ "loading 1"
+                """)
     }
 }
 

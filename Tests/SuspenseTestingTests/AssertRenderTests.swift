@@ -1,9 +1,14 @@
 import SuspenseKit
 import Testing
+
 @testable import SuspenseTesting
 
 @Suite struct AssertRenderTests {
-    let card = Suspense { try MemberCard(id: 1) } fallback: { Text("Loading…") }
+    let card = Suspense {
+        try MemberCard(id: 1)
+    } fallback: {
+        Text("Loading…")
+    }
 
     @Test func matchingRenderPasses() async {
         await assertRender(
@@ -37,13 +42,14 @@ import Testing
         let message = try #require(
             await verifyRender(of: card, as: .plain, outcomes: ["member/1": .pending], matches: "Hi, I am Ann.")
         )
-        #expect(message == """
-            Rendering does not match the expected text
-            (- expected, + actual)
-            @@ -1,1 +1,1 @@
-            -Hi, I am Ann.
-            +Loading…
-            """)
+        #expect(
+            message == """
+                Rendering does not match the expected text
+                (- expected, + actual)
+                @@ -1,1 +1,1 @@
+                -Hi, I am Ann.
+                +Loading…
+                """)
     }
 
     @Test func mismatchIsReportedAtTheCallSite() async {

@@ -1,6 +1,7 @@
 import Foundation
 import SuspenseKit
 import Testing
+
 @testable import SuspenseTesting
 
 /// The record modes and the failure messages of `assertSnapshot`, against golden files in a
@@ -66,13 +67,14 @@ import Testing
             _ = await verify(greeting, in: directory, record: .missing)
             let changed = Element("p") { Text("Hello, Ann") }
             let message = try #require(await verify(changed, in: directory, record: .missing))
-            #expect(message == """
-                Snapshot does not match the golden file at \(golden(in: directory).path)
-                (- expected, + actual)
-                @@ -1,1 +1,1 @@
-                -Hello
-                +Hello, Ann
-                """)
+            #expect(
+                message == """
+                    Snapshot does not match the golden file at \(golden(in: directory).path)
+                    (- expected, + actual)
+                    @@ -1,1 +1,1 @@
+                    -Hello
+                    +Hello, Ann
+                    """)
             #expect(try contents(of: golden(in: directory)) == "Hello\n", "a mismatch is not recorded")
         }
     }
@@ -129,7 +131,11 @@ import Testing
     @Test func uncaughtRenderErrorIsAFailure() async throws {
         try await withTemporaryDirectory { directory throws in
             let message = await verify(
-                Suspense { try MemberCard(id: 1) } fallback: { Text("Loading…") },
+                Suspense {
+                    try MemberCard(id: 1)
+                } fallback: {
+                    Text("Loading…")
+                },
                 in: directory,
                 record: .missing
             )

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SuspenseTesting
 
 @Suite struct LineDiffTests {
@@ -15,17 +16,18 @@ import Testing
     @Test func contextIsThreeLinesAroundAChange() {
         let old = (1...10).map { "line \($0)" }.joined(separator: "\n")
         let new = old.replacingOccurrences(of: "line 6", with: "line six")
-        #expect(LineDiff(from: old, to: new).unified() == """
-            @@ -3,7 +3,7 @@
-             line 3
-             line 4
-             line 5
-            -line 6
-            +line six
-             line 7
-             line 8
-             line 9
-            """)
+        #expect(
+            LineDiff(from: old, to: new).unified() == """
+                @@ -3,7 +3,7 @@
+                 line 3
+                 line 4
+                 line 5
+                -line 6
+                +line six
+                 line 7
+                 line 8
+                 line 9
+                """)
     }
 
     @Test func distantChangesMakeSeparateHunks() {
@@ -34,22 +36,23 @@ import Testing
         new[1] = "two"
         new[18] = "nineteen"
         let diff = LineDiff(from: old.joined(separator: "\n"), to: new.joined(separator: "\n")).unified()
-        #expect(diff == """
-            @@ -1,5 +1,5 @@
-             1
-            -2
-            +two
-             3
-             4
-             5
-            @@ -16,5 +16,5 @@
-             16
-             17
-             18
-            -19
-            +nineteen
-             20
-            """)
+        #expect(
+            diff == """
+                @@ -1,5 +1,5 @@
+                 1
+                -2
+                +two
+                 3
+                 4
+                 5
+                @@ -16,5 +16,5 @@
+                 16
+                 17
+                 18
+                -19
+                +nineteen
+                 20
+                """)
     }
 
     @Test func nearbyChangesShareOneHunk() {

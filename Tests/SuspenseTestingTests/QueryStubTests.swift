@@ -1,5 +1,5 @@
-import Testing
 import SuspenseKit
+import Testing
 
 @Suite struct QueryStubTests {
     let discovery = RenderOptions(deliveryOrder: .discovery)
@@ -8,7 +8,11 @@ import SuspenseKit
         let cache = QueryCache()
         cache.stub("member/1", with: .value(Member(name: "Ann")))
         let frames = try await resolveFrames(
-            Suspense { try MemberCard(id: 1) } fallback: { Text("Loading…") },
+            Suspense {
+                try MemberCard(id: 1)
+            } fallback: {
+                Text("Loading…")
+            },
             cache: cache,
             options: discovery
         )
@@ -22,7 +26,11 @@ import SuspenseKit
         let cache = QueryCache()
         cache.stub("member/2", with: .failure(NotFound(key: "member/2")))
         let page = ErrorBoundary {
-            Suspense { try MemberCard(id: 2) } fallback: { Text("Loading…") }
+            Suspense {
+                try MemberCard(id: 2)
+            } fallback: {
+                Text("Loading…")
+            }
         } fallback: { error in
             Text("Could not load: \(error)")
         }
@@ -33,7 +41,12 @@ import SuspenseKit
     @Test func pendingStubKeepsTheFallbackAndTheRenderEnds() async throws {
         let cache = QueryCache()
         cache.stub("member/3", with: .pending)
-        let node = try await resolve(Suspense { try MemberCard(id: 3) } fallback: { Text("Loading…") }, cache: cache)
+        let node = try await resolve(
+            Suspense {
+                try MemberCard(id: 3)
+            } fallback: {
+                Text("Loading…")
+            }, cache: cache)
         #expect(node.children.first?.kind == .suspense(.pending(["member/3"])))
         #expect(try node.rendered(as: .plain) == "Loading…")
     }
@@ -52,7 +65,12 @@ import SuspenseKit
         let cache = QueryCache()
         cache.store(Member(name: "Stored"), for: "member/4")
         cache.stub("member/4", with: .value(Member(name: "Stubbed")))
-        let frames = try await resolveFrames(Suspense { try MemberCard(id: 4) } fallback: { Text("Loading…") }, cache: cache)
+        let frames = try await resolveFrames(
+            Suspense {
+                try MemberCard(id: 4)
+            } fallback: {
+                Text("Loading…")
+            }, cache: cache)
         #expect(try frames.map { try $0.node.rendered(as: .plain) } == ["Hi, I am Stored."])
     }
 
@@ -60,7 +78,11 @@ import SuspenseKit
         let cache = QueryCache()
         cache.stub("member/5", with: .value(Member(name: "Ann")))
         cache.removeAll()
-        let page = ErrorBoundary { try MemberCard(id: 5) } fallback: { error in Text("\(error)") }
+        let page = ErrorBoundary {
+            try MemberCard(id: 5)
+        } fallback: { error in
+            Text("\(error)")
+        }
         #expect(try await render(page, as: .plain, cache: cache) == "query member/5 ran for real; stub it")
     }
 }

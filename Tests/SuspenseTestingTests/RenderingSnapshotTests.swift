@@ -153,7 +153,11 @@ import Testing
     }
 
     @Test func emptyListShowsItsEmptyState() async {
-        let page = Suspense { try PostList() } fallback: { Text("Loading posts…") }
+        let page = Suspense {
+            try PostList()
+        } fallback: {
+            Text("Loading posts…")
+        }
         await assertSnapshot(of: page, as: .tree, outcomes: ["posts": .value([String]())])
         await assertSnapshot(of: page, as: .plain, outcomes: ["posts": .value(["First", "Second"])])
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SuspenseTesting
 
 @Suite struct SnapshotRecordModeTests {
@@ -11,7 +12,8 @@ import Testing
     @Test(arguments: SnapshotRecordMode.allCases)
     func environmentVariableChoosesTheMode(_ mode: SnapshotRecordMode) throws {
         #expect(try SnapshotRecordMode.resolve(nil, environment: ["SNAPSHOT_RECORD": mode.rawValue]) == mode)
-        #expect(try SnapshotRecordMode.resolve(nil, environment: ["SNAPSHOT_RECORD": mode.rawValue, "CI": "1"]) == mode)
+        #expect(
+            try SnapshotRecordMode.resolve(nil, environment: ["SNAPSHOT_RECORD": mode.rawValue, "CI": "1"]) == mode)
     }
 
     @Test func perCallModeWinsOverTheEnvironment() throws {

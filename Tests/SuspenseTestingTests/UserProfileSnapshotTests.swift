@@ -85,7 +85,11 @@ struct TasksCard: Component {
     }
 
     @Test func emptyTaskList() async {
-        let card = Suspense { try TasksCard() } fallback: { Text("Loading tasks…") }
+        let card = Suspense {
+            try TasksCard()
+        } fallback: {
+            Text("Loading tasks…")
+        }
         await assertSnapshot(of: card, as: .html(pretty: true), outcomes: ["tasks": .value([String]())])
     }
 }

@@ -10,17 +10,20 @@ final class XCTestReportingTests: XCTestCase {
     private var isCapturing = false
 
     #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-        guard isCapturing else { return super.record(issue) }
-        captured.append((issue.compactDescription, issue.sourceCodeContext.location?.lineNumber ?? 0))
-    }
-    #else
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        guard isCapturing else {
-            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        override func record(_ issue: XCTIssue) {
+            guard isCapturing else { return super.record(issue) }
+            captured.append((issue.compactDescription, issue.sourceCodeContext.location?.lineNumber ?? 0))
         }
-        captured.append((description, lineNumber))
-    }
+    #else
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+        ) {
+            guard isCapturing else {
+                return super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            }
+            captured.append((description, lineNumber))
+        }
     #endif
 
     func testMatchingSnapshotPasses() async {
@@ -35,7 +38,9 @@ final class XCTestReportingTests: XCTestCase {
         XCTAssertEqual(captured.count, 1)
         XCTAssertEqual(captured.first?.line, line)
         let description = captured.first?.description ?? ""
-        XCTAssertTrue(description.contains("__Snapshots__/XCTestReportingTests/testMismatchFailsThroughXCTestAtTheCallSite.1.txt"))
+        XCTAssertTrue(
+            description.contains("__Snapshots__/XCTestReportingTests/testMismatchFailsThroughXCTestAtTheCallSite.1.txt")
+        )
         XCTAssertTrue(description.contains("@@ -1,1 +1,1 @@\n-expected\n+actual"), description)
     }
 

@@ -111,7 +111,8 @@ enum HTMLNames {
 
     static func checkAttribute(_ name: String, tag: String) throws {
         guard !name.isEmpty else {
-            throw InvalidMarkupError(message: "invalid attribute name \"\" on <\(tag)>: an attribute name cannot be empty")
+            throw InvalidMarkupError(
+                message: "invalid attribute name \"\" on <\(tag)>: an attribute name cannot be empty")
         }
         for scalar in name.unicodeScalars {
             let value = scalar.value

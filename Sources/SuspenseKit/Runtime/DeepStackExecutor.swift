@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The executor deep renders, and renders that wait on queries, run on: a few threads with very
@@ -64,18 +64,20 @@ final class DeepStackExecutor: TaskExecutor, @unchecked Sendable {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         let context = Unmanaged.passRetained(self).toOpaque()
         #if canImport(Darwin)
-        var thread: pthread_t?
+            var thread: pthread_t?
         #else
-        var thread = pthread_t()
+            var thread = pthread_t()
         #endif
-        let result = pthread_create(&thread, &attributes, { context in
-            #if canImport(Darwin)
-            let executor = Unmanaged<DeepStackExecutor>.fromOpaque(context).takeRetainedValue()
-            #else
-            let executor = Unmanaged<DeepStackExecutor>.fromOpaque(context!).takeRetainedValue()
-            #endif
-            executor.runJobs()
-        }, context)
+        let result = pthread_create(
+            &thread, &attributes,
+            { context in
+                #if canImport(Darwin)
+                    let executor = Unmanaged<DeepStackExecutor>.fromOpaque(context).takeRetainedValue()
+                #else
+                    let executor = Unmanaged<DeepStackExecutor>.fromOpaque(context!).takeRetainedValue()
+                #endif
+                executor.runJobs()
+            }, context)
         if result != 0 {
             Unmanaged<DeepStackExecutor>.fromOpaque(context).release()
             return false

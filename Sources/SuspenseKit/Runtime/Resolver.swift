@@ -52,7 +52,8 @@ public final class _Resolver {
     init(cache: QueryCache, options: RenderOptions) {
         self.cache = cache
         self.options = options
-        self.maxDepth = DeepStackExecutor.shared == nil
+        self.maxDepth =
+            DeepStackExecutor.shared == nil
             ? min(options.maxDepth, DeepStackExecutor.fallbackMaxDepth) : options.maxDepth
         let rootScope = Scope(parent: nil)
         rootNode = nodes.makeFragment()
@@ -65,7 +66,8 @@ public final class _Resolver {
             fallback: nil
         )
         root.contentScope = rootScope
-        context = EvaluationContext(parent: rootNode, scope: rootScope, suspense: root, errorBoundary: nil, path: ComponentPath())
+        context = EvaluationContext(
+            parent: rootNode, scope: rootScope, suspense: root, errorBoundary: nil, path: ComponentPath())
     }
 
     // MARK: Evaluation

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SuspenseKit
 
 /// A chain of user components, `depth` levels deep.
@@ -39,7 +40,11 @@ private struct ReliabilityLoaded: Component {
     init(key: String, ledger: ReliabilityQueryLedger) throws {
         self.key = key
         self.ledger = ledger
-        value = try resolveValue(key: key) { try await ledger.run(key) { await Task.yield(); return "v:\(key)" } }
+        value = try resolveValue(key: key) {
+            try await ledger.run(key) {
+                await Task.yield(); return "v:\(key)"
+            }
+        }
     }
     var body: some Component { Text(value) }
 }
@@ -137,10 +142,15 @@ struct ReliabilityExtremeShapeTests {
 
         // Routed like any error: the nearest ErrorBoundary catches it.
         let caught = try await resolve(
-            ErrorBoundary { ReliabilityEndless() } fallback: { error in Text("caught: \(error)") },
+            ErrorBoundary {
+                ReliabilityEndless()
+            } fallback: { error in
+                Text("caught: \(error)")
+            },
             options: RenderOptions(maxDepth: 50)
         )
-        #expect(try caught.rendered(as: .plain).hasPrefix("caught: ReliabilityEndless is nested more than 50 levels deep"))
+        #expect(
+            try caught.rendered(as: .plain).hasPrefix("caught: ReliabilityEndless is nested more than 50 levels deep"))
         // Elements count as levels too.
         let elements = try await #require(throws: RenderError.self) {
             try await resolve(ReliabilityNest(levels: 30), options: RenderOptions(maxDepth: 51))
@@ -161,7 +171,11 @@ struct ReliabilityExtremeShapeTests {
         let ledger = ReliabilityQueryLedger()
         let node = try await resolve(
             ForEach(0..<10_000) { index in
-                Suspense { try ReliabilityLoaded(key: "k\(index)", ledger: ledger) } fallback: { Text("loading") }
+                Suspense {
+                    try ReliabilityLoaded(key: "k\(index)", ledger: ledger)
+                } fallback: {
+                    Text("loading")
+                }
             }
         )
         #expect(node.children.count == 10_000)

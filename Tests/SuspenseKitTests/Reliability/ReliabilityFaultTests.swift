@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SuspenseKit
 
 /// A component that reads one key with a query of the test's choosing.
@@ -98,7 +99,11 @@ struct ReliabilityFaultTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await resolve(
                 Suspense {
-                    try ReliabilityReader("a") { try await ledger.run("a") { try await Task.sleep(for: .seconds(86_400)); return "a" } }
+                    try ReliabilityReader("a") {
+                        try await ledger.run("a") {
+                            try await Task.sleep(for: .seconds(86_400)); return "a"
+                        }
+                    }
                 }
             )
         }
@@ -113,7 +118,11 @@ struct ReliabilityFaultTests {
             Suspense {
                 try ReliabilityReader("content") { try await ledger.run("content") { "content" } }
             } fallback: {
-                try ReliabilityReader("fallback") { try await ledger.run("fallback") { await Task.yield(); return "fallback" } }
+                try ReliabilityReader("fallback") {
+                    try await ledger.run("fallback") {
+                        await Task.yield(); return "fallback"
+                    }
+                }
             }
         )
         #expect(try node.rendered(as: .tree) == "Suspense [resolved]\n└─ ReliabilityReader\n   └─ \"content\"")
@@ -130,7 +139,8 @@ struct ReliabilityFaultTests {
             },
             cache: cache
         )
-        #expect(try pending.rendered(as: .tree) == "Suspense [pending: content]\n└─ ReliabilityReader\n   └─ \"fallback\"")
+        #expect(
+            try pending.rendered(as: .tree) == "Suspense [pending: content]\n└─ ReliabilityReader\n   └─ \"fallback\"")
 
         // The fallback never resolves: the render still ends, with the content.
         let stuck = QueryCache()
@@ -161,16 +171,22 @@ struct ReliabilityFaultTests {
             Issue.record("expected the boundary to catch: \(try node.rendered(as: .tree))")
             return
         }
-        #expect(description == "\(SuspenseError.stillSuspending(component: "ReliabilityRestless", attempts: 6, lastQuery: "restless/6"))")
+        #expect(
+            description
+                == "\(SuspenseError.stillSuspending(component: "ReliabilityRestless", attempts: 6, lastQuery: "restless/6"))"
+        )
         #expect(ledger.finished == 6 && ledger.live == 0)
 
         // Without a boundary, the render throws it, naming the component.
         let again = ReliabilityQueryLedger()
         let error = try await #require(throws: RenderError.self) {
-            try await resolve(Suspense { try ReliabilityRestless(ledger: again) }, options: RenderOptions(maxResuspensions: 2))
+            try await resolve(
+                Suspense { try ReliabilityRestless(ledger: again) }, options: RenderOptions(maxResuspensions: 2))
         }
         #expect(error.path == ["Suspense", "ReliabilityRestless"])
-        #expect(error.underlying as? SuspenseError == .stillSuspending(component: "ReliabilityRestless", attempts: 3, lastQuery: "restless/3"))
+        #expect(
+            error.underlying as? SuspenseError
+                == .stillSuspending(component: "ReliabilityRestless", attempts: 3, lastQuery: "restless/3"))
         #expect(again.live == 0)
     }
 
@@ -191,7 +207,9 @@ struct ReliabilityFaultTests {
                     try ReliabilityReader("fails") { try await ledger.run("fails") { throw Shutdown() } }
                     ForEach(0..<10) { index in
                         try ReliabilityReader("slow\(index)") {
-                            try await ledger.run("slow\(index)") { try await Task.sleep(for: .seconds(86_400)); return "" }
+                            try await ledger.run("slow\(index)") {
+                                try await Task.sleep(for: .seconds(86_400)); return ""
+                            }
                         }
                     }
                 }
@@ -212,7 +230,9 @@ struct ReliabilityFaultTests {
                         Suspense {
                             ForEach(0..<50) { index in
                                 try ReliabilityReader("shared\(index)") {
-                                    try await ledger.run("shared\(index)") { await Task.yield(); return "\(index)," }
+                                    try await ledger.run("shared\(index)") {
+                                        await Task.yield(); return "\(index),"
+                                    }
                                 }
                             }
                         },

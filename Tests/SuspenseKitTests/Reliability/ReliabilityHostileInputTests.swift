@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SuspenseKit
 
 /// Markup injection, broken entities, control characters, invalid UTF-16 and very long strings in
@@ -37,17 +38,25 @@ struct ReliabilityHostileInputTests {
     }()
 
     /// Names HTML can carry, in odd forms.
-    static let validTags = ["div", "p", "span", "script", "style", "textarea", "title", "my-widget", "x:y", "a.b_c", "SPAN", "h1", "img", "br", "IMG"]
-    static let validAttributes = ["class", "data-x", "onclick", "aria-label", "x:y", "_private", "data-ü", "DATA-Upper", "href", "src", "style", "a-", "ü"]
+    static let validTags = [
+        "div", "p", "span", "script", "style", "textarea", "title", "my-widget", "x:y", "a.b_c", "SPAN", "h1", "img",
+        "br", "IMG",
+    ]
+    static let validAttributes = [
+        "class", "data-x", "onclick", "aria-label", "x:y", "_private", "data-ü", "DATA-Upper", "href", "src", "style",
+        "a-", "ü",
+    ]
 
     /// Names HTML cannot carry, or that some parser would split into more than one.
     static let invalidTags = [
-        "", "1div", "-x", "_x", "div onclick=alert(1)", "div>", "di<v", "div/", "<script>", "d\u{0}", "dív", "div\u{A0}",
+        "", "1div", "-x", "_x", "div onclick=alert(1)", "div>", "di<v", "div/", "<script>", "d\u{0}", "dív",
+        "div\u{A0}",
         "script\n", "a b", "a\"b", "a'b", "a=b", "a&b", "\u{FFFD}", "div\u{2028}", "!--", "?xml",
     ]
     static let invalidAttributes = [
         "", " ", "a b", "a\"b", "a'b", "a<b", "a>b", "a/b", "a=b", "a`b", "a\u{0}", "a\tb", "a\nb", "a\rb", "a\u{C}b",
-        "a\u{A0}b", "a\u{2028}b", "a\u{3000}b", "a\u{1680}b", "a\u{202F}b", "a\u{85}b", "a" + scalars(0xFFFE), "a" + scalars(0xFDD0), "\u{7F}",
+        "a\u{A0}b", "a\u{2028}b", "a\u{3000}b", "a\u{1680}b", "a\u{202F}b", "a\u{85}b", "a" + scalars(0xFFFE),
+        "a" + scalars(0xFDD0), "\u{7F}",
         "onclick=alert(1)", "x\"><script>alert(1)</script>", "'", "\"", "=", "/", ">",
     ]
 
@@ -66,7 +75,8 @@ struct ReliabilityHostileInputTests {
         for _ in 0..<300 {
             trees.append(try await resolve(ReliabilityHarness.page(randomTree(&random, depth: 0))))
         }
-        let documents = try trees.map { try $0.rendered(as: .html) } + trees.map { try $0.rendered(as: .html(pretty: true)) }
+        let documents =
+            try trees.map { try $0.rendered(as: .html) } + trees.map { try $0.rendered(as: .html(pretty: true)) }
         let parsed = try ReliabilityHTMLParser.parse(documents)
         for (index, events) in parsed.enumerated() {
             let tree = trees[index % trees.count]
@@ -79,26 +89,43 @@ struct ReliabilityHostileInputTests {
             }
             let extra = actual.filter { !["start", "end", "data"].contains($0[0]) }
             #expect(extra.isEmpty, "the parser saw markup the tree did not declare: \(extra)")
-            #expect(actual.filter { $0[0] != "data" } == expected.filter { $0[0] != "data" }, "elements or attributes differ in document \(index)")
-            #expect(actual == expected, "text differs in document \(index): \(String(documents[index].prefix(300)).debugDescription)")
+            #expect(
+                actual.filter { $0[0] != "data" } == expected.filter { $0[0] != "data" },
+                "elements or attributes differ in document \(index)")
+            #expect(
+                actual == expected,
+                "text differs in document \(index): \(String(documents[index].prefix(300)).debugDescription)")
         }
     }
 
     @Test func invalidTagAndAttributeNamesAreRejected() async throws {
         for tag in Self.invalidTags {
             let node = Node(.element(tag: tag, attributes: []), children: [Node(.text("x"))])
-            let error = try #require(throws: InvalidMarkupError.self, "tag \(tag.debugDescription)") { try node.rendered(as: .html) }
+            let error = try #require(throws: InvalidMarkupError.self, "tag \(tag.debugDescription)") {
+                try node.rendered(as: .html)
+            }
             #expect(error.message.hasPrefix("invalid tag name"))
-            #expect(try node.rendered(as: .tree).split(separator: "\n", omittingEmptySubsequences: false).count == 2, "one line per node")
+            #expect(
+                try node.rendered(as: .tree).split(separator: "\n", omittingEmptySubsequences: false).count == 2,
+                "one line per node")
             // Resolving the element fails at the element, and an ErrorBoundary catches it.
-            let caught = try await resolve(ErrorBoundary { Element(tag) { Text("x") } } fallback: { error in Text("\(error)") })
+            let caught = try await resolve(
+                ErrorBoundary {
+                    Element(tag) { Text("x") }
+                } fallback: { error in
+                    Text("\(error)")
+                })
             #expect(try caught.rendered(as: .plain).hasPrefix("invalid tag name"))
         }
         for name in Self.invalidAttributes {
             let node = Node(.element(tag: "p", attributes: [Attribute("class", "ok"), Attribute(name, "v")]))
-            let error = try #require(throws: InvalidMarkupError.self, "attribute \(name.debugDescription)") { try node.rendered(as: .html) }
+            let error = try #require(throws: InvalidMarkupError.self, "attribute \(name.debugDescription)") {
+                try node.rendered(as: .html)
+            }
             #expect(error.message.hasPrefix("invalid attribute name"))
-            #expect(try node.rendered(as: .tree).split(separator: "\n", omittingEmptySubsequences: false).count == 1, "one line per node")
+            #expect(
+                try node.rendered(as: .tree).split(separator: "\n", omittingEmptySubsequences: false).count == 1,
+                "one line per node")
             let thrown = try await #require(throws: RenderError.self) {
                 try await resolve(Element("p", attributes: [Attribute(name, "v")]) { Text("x") })
             }
@@ -108,10 +135,14 @@ struct ReliabilityHostileInputTests {
             #expect(throws: Never.self) { try Node(.element(tag: tag, attributes: [])).rendered(as: .html) }
         }
         for name in Self.validAttributes {
-            #expect(throws: Never.self) { try Node(.element(tag: "p", attributes: [Attribute(name, "v")])).rendered(as: .html) }
+            #expect(throws: Never.self) {
+                try Node(.element(tag: "p", attributes: [Attribute(name, "v")])).rendered(as: .html)
+            }
         }
         // A void element in any letter case cannot have children.
-        #expect(throws: InvalidMarkupError.self) { try Node(.element(tag: "IMG", attributes: []), children: [Node(.text("x"))]).rendered(as: .html) }
+        #expect(throws: InvalidMarkupError.self) {
+            try Node(.element(tag: "IMG", attributes: []), children: [Node(.text("x"))]).rendered(as: .html)
+        }
     }
 
     @Test func hostileTextStaysOnOneLineInTheTreeFormat() async throws {
@@ -151,7 +182,8 @@ struct ReliabilityHostileInputTests {
         return random.chance(0.3) ? .suspense(content: [element], fallback: []) : element
     }
 
-    private static func withoutWhitespaceData(_ events: [ReliabilityHTMLParser.Event]) -> [ReliabilityHTMLParser.Event] {
+    private static func withoutWhitespaceData(_ events: [ReliabilityHTMLParser.Event]) -> [ReliabilityHTMLParser.Event]
+    {
         events.compactMap { event in
             guard event[0] == "data" else { return event }
             let trimmed = event[1].trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SuspenseKit
 
 /// Generated component trees, resolved for real and by a reference model, must agree.

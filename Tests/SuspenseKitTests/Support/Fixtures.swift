@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import SuspenseKit
 
 /// Components shared by the output tests: every kind of node, every boundary state.
@@ -102,7 +103,11 @@ enum Fixtures {
                 Suspense { (user: Loaded?) in
                     try Typed(user: user)
                 }
-                ForEach([String]()) { Text($0) } empty: { Text("empty list") }
+                ForEach([String]()) {
+                    Text($0)
+                } empty: {
+                    Text("empty list")
+                }
                 Group {
                     for index in 0..<3 {
                         if index % 2 == 0 {

@@ -105,7 +105,9 @@ extension ReliabilityHarness {
             case .text:
                 return .text(text())
             case .element:
-                return .element(tag: tag(), attributes: attributes(), children: list(depth: depth + 1, certainFirst: certainFirst, count: nil))
+                return .element(
+                    tag: tag(), attributes: attributes(),
+                    children: list(depth: depth + 1, certainFirst: certainFirst, count: nil))
             case .gen:
                 let keys = (0..<random.weighted([(3, 0), (5, 1), (3, 2), (1, 3)])).map { _ in anyKey() }
                 let childrenFirst = certainFirst && keys.allSatisfy { outcomes[$0] == .storedValue }
@@ -123,7 +125,8 @@ extension ReliabilityHarness {
                 return .suspense(content: content, fallback: suspenseFallback(certainFirst: certainFirst))
             case .errorBoundary:
                 let content = list(depth: depth + 1, certainFirst: certainFirst, count: nil)
-                let fallback = list(depth: depth + 1, certainFirst: false, count: random.weighted([(4, 0), (3, 1), (1, 2)]))
+                let fallback = list(
+                    depth: depth + 1, certainFirst: false, count: random.weighted([(4, 0), (3, 1), (1, 2)]))
                 return .errorBoundary(content: content, fallback: fallback)
             }
         }

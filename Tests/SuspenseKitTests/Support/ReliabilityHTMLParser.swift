@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SuspenseKit
 
 /// Parses HTML back with a real parser, Python 3's standard `html.parser`, run as a subprocess,
@@ -123,7 +124,10 @@ enum ReliabilityHTMLParser {
                     let name = tag.lowercased()
                     var start = ["start", name]
                     for attribute in attributes {
-                        start += [attribute.name.lowercased(), attribute.value.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}")]
+                        start += [
+                            attribute.name.lowercased(),
+                            attribute.value.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}"),
+                        ]
                     }
                     events.append(start)
                     if HTMLNames.isVoid(tag) { continue }

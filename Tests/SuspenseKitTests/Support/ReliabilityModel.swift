@@ -147,7 +147,8 @@ enum ReliabilityModel {
         func suspense(content: [Harness.Desc], fallback: [Harness.Desc], _ pass: Pass, _ path: [String]) -> Region {
             let path = path + ["Suspense"]
             let inner = list(content, pass, path)
-            var region = Region(nodes: [.node(.suspense(.resolved), inner.nodes)], thrown: inner.thrown, errors: inner.errors)
+            var region = Region(
+                nodes: [.node(.suspense(.resolved), inner.nodes)], thrown: inner.thrown, errors: inner.errors)
             if inner.thrown != nil { return region }
             switch pass {
             case .first:
@@ -161,12 +162,15 @@ enum ReliabilityModel {
             case .later:
                 // Evaluated or not depending on timing; the generator keeps such fallbacks free of
                 // errors, and once the content resolves they leave no trace.
-                precondition(ReliabilityModel.isSafe(fallback, testCase.outcomes), "generator bug: unsafe fallback outside the first pass")
+                precondition(
+                    ReliabilityModel.isSafe(fallback, testCase.outcomes),
+                    "generator bug: unsafe fallback outside the first pass")
             }
             return region
         }
 
-        func errorBoundary(content: [Harness.Desc], fallback: [Harness.Desc], _ pass: Pass, _ path: [String]) -> Region {
+        func errorBoundary(content: [Harness.Desc], fallback: [Harness.Desc], _ pass: Pass, _ path: [String]) -> Region
+        {
             let path = path + ["ErrorBoundary"]
             let inner = list(content, pass, path)
             func shown(_ message: String, _ pass: Pass) -> Region {
@@ -189,7 +193,11 @@ enum ReliabilityModel {
             let representative = shown(messages[0], .later)
             let evaluator = self
             return Region(
-                nodes: [.caughtAny(messages) { evaluator.list(fallback, .later, path).nodes.prepending(.node(.text("caught: \($0)"), [])) }],
+                nodes: [
+                    .caughtAny(messages) {
+                        evaluator.list(fallback, .later, path).nodes.prepending(.node(.text("caught: \($0)"), []))
+                    }
+                ],
                 thrown: inner.thrown == nil ? nil : representative.thrown,
                 errors: representative.errors,
                 suspends: pass == .first ? inner.suspends : false

@@ -25,7 +25,9 @@ enum ReliabilityPropertyRunner {
         }
         for (key, count) in ledger.starts.sorted(by: { $0.key < $1.key }) {
             if count > 1 { problems.append("query \(key) ran \(count) times in one render") }
-            if testCase.outcomes[key]?.isStored == true { problems.append("query \(key) ran although the cache held it") }
+            if testCase.outcomes[key]?.isStored == true {
+                problems.append("query \(key) ran although the cache held it")
+            }
         }
         switch (expected, actual) {
         case (.tree(let tree), .success(let node)):
@@ -38,12 +40,16 @@ enum ReliabilityPropertyRunner {
         case (.tree(let tree), .failure(let error)):
             problems.append("expected tree:\n\(describe(tree))\nactual: render threw \(error)")
         case (.renderError(let allowed), .success(let node)):
-            problems.append("expected a RenderError, one of:\n\(allowed.map { "  \($0)" }.joined(separator: "\n"))\nactual tree:\n\(node.rendered(asTreeOr: "?"))")
+            problems.append(
+                "expected a RenderError, one of:\n\(allowed.map { "  \($0)" }.joined(separator: "\n"))\nactual tree:\n\(node.rendered(asTreeOr: "?"))"
+            )
         case (.renderError(let allowed), .failure(let error)):
             if let error = error as? RenderError {
                 let thrown = Model.Thrown(path: error.path, message: "\(error.underlying)")
                 if !allowed.contains(thrown) {
-                    problems.append("expected a RenderError, one of:\n\(allowed.map { "  \($0)" }.joined(separator: "\n"))\nactual: \(thrown)")
+                    problems.append(
+                        "expected a RenderError, one of:\n\(allowed.map { "  \($0)" }.joined(separator: "\n"))\nactual: \(thrown)"
+                    )
                 }
             } else {
                 problems.append("expected a RenderError; actual: \(type(of: error)): \(error)")
@@ -86,7 +92,9 @@ enum ReliabilityPropertyRunner {
             case .node(let kind, let children):
                 return Node(kind, children: children.map(node))
             case .caughtAny(let messages, let fallback):
-                return Node(.errorBoundary(.caught("one of: " + messages.joined(separator: " | "))), children: fallback(messages[0]).map(node))
+                return Node(
+                    .errorBoundary(.caught("one of: " + messages.joined(separator: " | "))),
+                    children: fallback(messages[0]).map(node))
             }
         }
         return node(expected).rendered(asTreeOr: "?")
@@ -96,7 +104,9 @@ enum ReliabilityPropertyRunner {
 
     /// Simplifies a failing case step by step while it still fails: removes nodes, replaces
     /// them with text, unwraps them into their children, drops keys, throws and latencies.
-    static func shrink(_ failing: Harness.Case, attemptsPerCandidate: Int = 4, budget: Int = 3_000) async -> Harness.Case {
+    static func shrink(_ failing: Harness.Case, attemptsPerCandidate: Int = 4, budget: Int = 3_000) async
+        -> Harness.Case
+    {
         var current = failing
         var tries = 0
         var improved = true
@@ -149,7 +159,9 @@ enum ReliabilityPropertyRunner {
             case .element(let tag, let attributes, let children):
                 result.append(replacing(with: [.text("x")]))
                 result.append(replacing(with: children))
-                if !attributes.isEmpty { result.append(replacing(with: [.element(tag: tag, attributes: [], children: children)])) }
+                if !attributes.isEmpty {
+                    result.append(replacing(with: [.element(tag: tag, attributes: [], children: children)]))
+                }
                 for variant in variants(of: children) {
                     result.append(replacing(with: [.element(tag: tag, attributes: attributes, children: variant)]))
                 }
@@ -210,12 +222,16 @@ enum ReliabilityPropertyRunner {
                 case .text(let text):
                     lines.append(indent + "Text(\(TreeRenderer.quoted(text)))")
                 case .element(let tag, let attributes, let children):
-                    let attributeList = attributes.map { "\($0.name)=\(TreeRenderer.quoted($0.value))" }.joined(separator: " ")
+                    let attributeList = attributes.map { "\($0.name)=\(TreeRenderer.quoted($0.value))" }.joined(
+                        separator: " ")
                     lines.append(indent + "Element(\"\(tag)\"\(attributes.isEmpty ? "" : " " + attributeList)) {")
                     emit(children, indent + "    ")
                     lines.append(indent + "}")
                 case .gen(let spec):
-                    var traits = ["keys: [\(spec.keys.joined(separator: ", "))]", spec.readsInInit ? "reads in init" : "reads in body"]
+                    var traits = [
+                        "keys: [\(spec.keys.joined(separator: ", "))]",
+                        spec.readsInInit ? "reads in init" : "reads in body",
+                    ]
                     if spec.throwsAfterReading { traits.append("then throws") }
                     lines.append(indent + "Gen#\(spec.id)(\(traits.joined(separator: ", "))) {")
                     emit(spec.children, indent + "    ")
@@ -254,7 +270,8 @@ enum ReliabilityPropertyRunner {
             case .text: break
             case .element(_, _, let children): keys.formUnion(usedKeys(children))
             case .gen(let spec): keys.formUnion(spec.keys); keys.formUnion(usedKeys(spec.children))
-            case .suspense(let a, let b), .errorBoundary(let a, let b): keys.formUnion(usedKeys(a)); keys.formUnion(usedKeys(b))
+            case .suspense(let a, let b), .errorBoundary(let a, let b):
+                keys.formUnion(usedKeys(a)); keys.formUnion(usedKeys(b))
             }
         }
         return keys

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// Counts query executions: how many are running now, and how often each key started. A query

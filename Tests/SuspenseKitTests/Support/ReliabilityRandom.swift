@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// SplitMix64: a tiny, fast, seedable generator, so that every generated case is reproducible from

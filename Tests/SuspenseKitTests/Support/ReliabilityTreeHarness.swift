@@ -200,7 +200,11 @@ enum ReliabilityHarness {
                 let deferred = ComponentBuilder.buildExpression(try Gen(spec, environment: environment))
                 try type(of: deferred)._resolve(deferred, in: resolver)
             case .suspense(let content, let fallback):
-                let suspense = Suspense { children(content) } fallback: { children(fallback) }
+                let suspense = Suspense {
+                    children(content)
+                } fallback: {
+                    children(fallback)
+                }
                 try type(of: suspense)._resolve(suspense, in: resolver)
             case .errorBoundary(let content, let fallback):
                 let boundary = ErrorBoundary {

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Checks that every Swift file follows .swift-format (4 spaces, 120 columns). Fix with:
+#   swift format format --in-place --recursive Sources Examples Tests Benchmarks/Sources
+set -euo pipefail
+cd "$(dirname "$0")/.."
+output=$(swift format lint --recursive Sources Examples Tests Benchmarks/Sources 2>&1)
+if [ -n "$output" ]; then
+    echo "$output"
+    echo "swift-format: the files above do not follow .swift-format" >&2
+    exit 1
+fi
+echo "swift-format: ok"

@@ -75,16 +75,7 @@ enum HTMLRenderer {
                         if info.isVoid {
                             let end = Int(entry.end)
                             guard end == index + 1 else {
-                                var children = 0
-                                var child = index + 1
-                                while child < end {
-                                    children += 1
-                                    child = Int(entries[child].end)
-                                }
-                                throw InvalidMarkupError(
-                                    message: "<\(tag)> is a void element and cannot have children; "
-                                        + "its \(children) children would be lost"
-                                )
+                                throw voidElementError(tag, at: index, end: end, in: entries)
                             }
                         } else {
                             size += tagLength + 3  // </tag>
@@ -230,16 +221,7 @@ enum HTMLRenderer {
                 let end = Int(entry.end)
                 if info.isVoid {
                     guard end == index + 1 else {
-                        var children = 0
-                        var child = index + 1
-                        while child < end {
-                            children += 1
-                            child = Int(entries[child].end)
-                        }
-                        throw InvalidMarkupError(
-                            message: "<\(tag)> is a void element and cannot have children; "
-                                + "its \(children) children would be lost"
-                        )
+                        throw voidElementError(tag, at: index, end: end, in: entries)
                     }
                 } else if end == index + 1 {
                     closeTag(entry.a)
@@ -310,4 +292,23 @@ struct TagTable {
         infos[Int(index)] = info
         return info
     }
+}
+
+/// The error for a void element at `index` whose subtree runs to `end`: it has children,
+/// which HTML cannot carry.
+private func voidElementError(
+    _ tag: String,
+    at index: Int,
+    end: Int,
+    in entries: [RenderTree.Entry]
+) -> InvalidMarkupError {
+    var children = 0
+    var child = index + 1
+    while child < end {
+        children += 1
+        child = Int(entries[child].end)
+    }
+    return InvalidMarkupError(
+        message: "<\(tag)> is a void element and cannot have children; its \(children) children would be lost"
+    )
 }

@@ -7,6 +7,10 @@
 ///
 /// Void elements (`br`, `img`, `input`, …) render without a closing tag and cannot have
 /// children. An invalid tag or attribute name is an error at the element, never markup.
+///
+/// The content is built when the element is created, so that a static page costs no closure per
+/// element; content with `try` lines makes it `try Element(…) { try Child() }`, and the children
+/// are still evaluated one by one by the resolver.
 public struct Element<Content: Component>: Component {
     public typealias Body = Never
 
@@ -14,7 +18,7 @@ public struct Element<Content: Component>: Component {
     public let tag: String
     /// The attributes, in the order written.
     public let attributes: [Attribute]
-    @usableFromInline let makeContent: () throws -> Content
+    @usableFromInline let content: Content
 
     /// Creates an element with children.
     /// - Parameters:
@@ -25,11 +29,11 @@ public struct Element<Content: Component>: Component {
     public init(
         _ tag: String,
         attributes: KeyValuePairs<String, String> = [:],
-        @ComponentBuilder content: @escaping () throws -> Content
-    ) {
+        @ComponentBuilder content: () throws -> Content
+    ) rethrows {
         self.tag = tag
         self.attributes = attributes.map { Attribute($0.key, $0.value) }
-        self.makeContent = content
+        self.content = try content()
     }
 
     /// Creates an element from a list of attributes built elsewhere.
@@ -41,17 +45,17 @@ public struct Element<Content: Component>: Component {
     public init(
         _ tag: String,
         attributes: [Attribute],
-        @ComponentBuilder content: @escaping () throws -> Content
-    ) {
+        @ComponentBuilder content: () throws -> Content
+    ) rethrows {
         self.tag = tag
         self.attributes = attributes
-        self.makeContent = content
+        self.content = try content()
     }
 
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.resolveElement(tag: component.tag, attributes: component.attributes) {
-            try $0.evaluate(component.makeContent)
+            try Content._resolve(component.content, in: $0)
         }
     }
 }
@@ -65,7 +69,7 @@ extension Element where Content == EmptyComponent {
     public init(_ tag: String, attributes: KeyValuePairs<String, String> = [:]) {
         self.tag = tag
         self.attributes = attributes.map { Attribute($0.key, $0.value) }
-        self.makeContent = { EmptyComponent() }
+        self.content = EmptyComponent()
     }
 }
 

@@ -12,7 +12,7 @@ public struct ForEach<Data: Collection, Content: Component, Empty: Component>: C
     public typealias Body = Never
     @usableFromInline let data: Data
     @usableFromInline let content: (Data.Element) throws -> Content
-    @usableFromInline let makeEmpty: () throws -> Empty
+    @usableFromInline let empty: Empty
 
     /// Creates one component per element, and `empty` when there are none.
     /// - Parameters:
@@ -23,17 +23,17 @@ public struct ForEach<Data: Collection, Content: Component, Empty: Component>: C
     public init(
         _ data: Data,
         @ComponentBuilder content: @escaping (Data.Element) throws -> Content,
-        @ComponentBuilder empty: @escaping () throws -> Empty
-    ) {
+        @ComponentBuilder empty: () throws -> Empty
+    ) rethrows {
         self.data = data
         self.content = content
-        self.makeEmpty = empty
+        self.empty = try empty()
     }
 
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         if component.data.isEmpty {
-            try resolver.evaluate(component.makeEmpty)
+            try Empty._resolve(component.empty, in: resolver)
             return
         }
         for element in component.data {
@@ -51,6 +51,6 @@ extension ForEach where Empty == EmptyComponent {
     public init(_ data: Data, @ComponentBuilder content: @escaping (Data.Element) throws -> Content) {
         self.data = data
         self.content = content
-        self.makeEmpty = { EmptyComponent() }
+        self.empty = EmptyComponent()
     }
 }

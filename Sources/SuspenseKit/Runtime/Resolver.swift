@@ -601,15 +601,23 @@ public final class _Resolver {
     // MARK: Helpers
 
     /// Fails, at the current path, when a level at `depth` would nest deeper than the limit.
-    private func checkDepth(_ depth: Int, _ what: String) throws {
-        if let stackLimit, stackLimit.isExceeded {
+    ///
+    /// Runs for every node, so it is cheap: the label is built only for an error, and the stack
+    /// is measured every eighth level (a chain passes every level; siblings at one depth need
+    /// no more than one check between them and the stack's end).
+    @inline(__always)
+    private func checkDepth(_ depth: Int, _ what: @autoclosure () -> String) throws {
+        if depth > maxDepth {
+            throw located(SuspenseError.tooDeep(component: what(), limit: maxDepth), at: context.path)
+        }
+        if depth & 7 == 0, let stackLimit, stackLimit.isExceeded {
             guard stackLimitMoves else {
-                throw located(SuspenseError.tooDeepForCallerStack(component: what, depth: depth), at: context.path)
+                throw located(
+                    SuspenseError.tooDeepForCallerStack(component: what(), depth: depth),
+                    at: context.path
+                )
             }
             throw NeedsLargerStack()
-        }
-        if depth > maxDepth {
-            throw located(SuspenseError.tooDeep(component: what, limit: maxDepth), at: context.path)
         }
     }
 

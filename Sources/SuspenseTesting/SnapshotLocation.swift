@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where a golden file lives: `__Snapshots__/<TestFileName>/<testName>.<n>.<ext>` beside the
 /// test file, `<n>` counting the unnamed snapshots of one test from 1.
@@ -10,7 +9,7 @@ struct SnapshotLocation {
     let testName: String
 
     /// Counts the unnamed snapshots taken so far, per directory and test.
-    private static let counters = Mutex<[String: Int]>([:])
+    private static let counters = Counters()
 
     init(testFilePath: String, testName: String) {
         let testFile = URL(fileURLWithPath: testFilePath)
@@ -27,11 +26,7 @@ struct SnapshotLocation {
             identifier = Self.sanitized(name)
         } else {
             let key = directory.path + "/" + testName
-            identifier = String(
-                Self.counters.withLock { counters in
-                    counters[key, default: 0] += 1
-                    return counters[key]!
-                })
+            identifier = String(Self.counters.next(for: key))
         }
         return directory.appendingPathComponent("\(testName).\(identifier).\(pathExtension)", isDirectory: false)
     }
@@ -56,5 +51,20 @@ struct SnapshotLocation {
             }
         }
         return result.isEmpty ? "snapshot" : result
+    }
+}
+
+/// Numbers the unnamed snapshots of each test. An `NSLock` rather than `Synchronization.Mutex`,
+/// whose futex waits the thread sanitizer cannot see.
+private final class Counters: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    /// The next number for `key`, from 1.
+    func next(for key: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        counts[key, default: 0] += 1
+        return counts[key]!
     }
 }

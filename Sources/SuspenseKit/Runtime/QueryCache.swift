@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Where query results live: one per render by default, or shared between renders when the
 /// caller passes one to ``render(_:as:cache:options:)``.
 ///
@@ -15,8 +13,8 @@ public final class QueryCache: Sendable {
         case pendingForever
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
-    private let stubs = Mutex<[String: QueryOutcome]>([:])
+    private let entries = Locked<[String: Entry]>([:])
+    private let stubs = Locked<[String: QueryOutcome]>([:])
 
     /// Creates an empty cache.
     public init() {}

@@ -43,7 +43,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SuspenseTestingTests",
-            dependencies: ["SuspenseKit", "SuspenseTesting"],
+            dependencies: ["SuspenseKit", "SuspenseTesting", "UserProfile", "Dashboard"],
             exclude: ["__Snapshots__"],
             swiftSettings: swiftSettings
         ),

@@ -29,15 +29,13 @@ extension _Resolver {
         guard isolation == nil, let executor = DeepStackExecutor.shared else {
             let resolver = _Resolver(cache: cache, options: options)
             if isolation != nil {
-                resolver.stackLimit = StackLimit(budget: DeepStackExecutor.callerStackBudget)
-                resolver.callerStackBudget = DeepStackExecutor.callerStackBudget
-                resolver.stackLimitMoves = false
+                resolver.stackPolicy = .failBeyond(budget: DeepStackExecutor.callerStackBudget)
             }
             try resolver.evaluateRoot(component)
             return try await drive(resolver, options: options, onFrame: onFrame)
         }
         let resolver = _Resolver(cache: cache, options: options)
-        resolver.stackLimit = StackLimit(budget: DeepStackExecutor.callerStackBudget)
+        resolver.stackPolicy = .restartBeyond(budget: DeepStackExecutor.callerStackBudget)
         do {
             try resolver.evaluateRoot(component)
         } catch is NeedsLargerStack {
@@ -47,7 +45,7 @@ extension _Resolver {
                 return try await drive(resolver, options: options, onFrame: onFrame)
             }
         }
-        resolver.stackLimit = nil
+        resolver.stackPolicy = .unlimited
         if resolver.activeWaiters == 0 {
             return try await drive(resolver, options: options, onFrame: onFrame)
         }

@@ -19,15 +19,20 @@ public final class _Resolver {
     private var lastCheckedTag: String?
     /// The effective ``RenderOptions/maxDepth``: lower when renders cannot run on large stacks.
     let maxDepth: Int
-    /// Set while the first pass runs on the caller's thread: going past it throws
-    /// `NeedsLargerStack`, and the render starts over on a large stack.
-    var stackLimit: StackLimit?
-    /// Whether going past `stackLimit` moves the render to a large stack (`NeedsLargerStack`)
-    /// or, for a render that must stay on its caller's actor, fails at the component.
-    var stackLimitMoves = true
-    /// For a render that stays on its caller's actor: the stack each pass may use. The limit is
-    /// set anew at the start of every pass, since an actor may resume on another thread.
-    var callerStackBudget: Int?
+    /// How much of the current thread's stack a pass may use, and what happens past it.
+    enum StackPolicy {
+        /// No limit but `maxDepth`: the render runs on a large stack.
+        case unlimited
+        /// Past `budget` bytes, throw `NeedsLargerStack`: the render starts over on a large stack.
+        case restartBeyond(budget: Int)
+        /// Past `budget` bytes, fail at the component: the render must stay on its caller's actor.
+        case failBeyond(budget: Int)
+    }
+
+    var stackPolicy = StackPolicy.unlimited
+    /// Where the current pass must stop: anchored at the start of every pass, since an actor may
+    /// resume a render on another thread between passes.
+    private var stackLimit: StackLimit?
 
     /// Queries discovered since the last call to `takeNewQueries()`, in discovery order.
     private var newQueries: [(QueryID, any AnyPromise)] = []
@@ -74,6 +79,7 @@ public final class _Resolver {
 
     /// Evaluates the root component. Throws a ``RenderError`` for an error no boundary caught.
     func evaluateRoot<C: Component>(_ component: C) throws {
+        anchorStackLimit()
         do {
             try QueryCache.$current.withValue(cache) {
                 try evaluate { component }
@@ -487,9 +493,7 @@ public final class _Resolver {
 
     /// Applies one query's result: stores it, then re-evaluates the slots waiting on it.
     func apply(_ result: Result<any Sendable, any Error>, for query: QueryID) {
-        if let callerStackBudget {
-            stackLimit = StackLimit(budget: callerStackBudget)
-        }
+        anchorStackLimit()
         if case .key(let key) = query {
             cache.record(result, for: key)
         }
@@ -600,6 +604,14 @@ public final class _Resolver {
 
     // MARK: Helpers
 
+    /// Sets the limit of the pass that starts here, on this thread, from `stackPolicy`.
+    private func anchorStackLimit() {
+        switch stackPolicy {
+        case .unlimited: stackLimit = nil
+        case .restartBeyond(let budget), .failBeyond(let budget): stackLimit = StackLimit(budget: budget)
+        }
+    }
+
     /// Fails, at the current path, when a level at `depth` would nest deeper than the limit.
     ///
     /// Runs for every node, so it is cheap: the label is built only for an error, and the stack
@@ -611,7 +623,7 @@ public final class _Resolver {
             throw located(SuspenseError.tooDeep(component: what(), limit: maxDepth), at: context.path)
         }
         if depth & 7 == 0, let stackLimit, stackLimit.isExceeded {
-            guard stackLimitMoves else {
+            if case .failBeyond = stackPolicy {
                 throw located(
                     SuspenseError.tooDeepForCallerStack(component: what(), depth: depth),
                     at: context.path

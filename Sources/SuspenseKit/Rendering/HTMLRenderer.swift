@@ -40,7 +40,7 @@ enum HTMLRenderer {
         /// has always thrown.
         init(_ tree: RenderTree) throws {
             self.tree = tree
-            tags = TagTable(count: tree.names.names.count)
+            tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
             for var name in tree.names.names {
                 let start = nameBytes.count
                 name.withUTF8 { nameBytes.append(contentsOf: $0) }
@@ -64,7 +64,7 @@ enum HTMLRenderer {
                         size += tagLength + 2  // <tag>
                         if entry.b >= 0 {
                             for attribute in tree.attributeLists[Int(entry.b)] {
-                                try HTMLNames.checkAttribute(attribute.name, tag: tag)
+                                if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
                                 var value = attribute.value
                                 let valueLength = value.withUTF8 {
                                     $0.count + HTMLEscaping.extraBytes(in: $0, quotes: true)
@@ -167,7 +167,7 @@ enum HTMLRenderer {
         let pretty = true
         var buffer: [UInt8] = []
         buffer.reserveCapacity(estimatedSize(of: tree))
-        var tags = TagTable(count: tree.names.names.count)
+        var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
         // Open elements: where each one's subtree ends, its tag, its depth.
         var open: [(end: Int, tag: Int32, depth: Int, blockChildren: Bool)] = []
         var indentation: [UInt8] = []
@@ -208,7 +208,7 @@ enum HTMLRenderer {
                 appendName(entry.a, of: tree, to: &buffer)
                 if entry.b >= 0 {
                     for attribute in tree.attributeLists[Int(entry.b)] {
-                        try HTMLNames.checkAttribute(attribute.name, tag: tag)
+                        if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
                         buffer.append(UInt8(ascii: " "))
                         buffer.append(contentsOf: attribute.name.utf8)
                         buffer.append(UInt8(ascii: "="))
@@ -279,15 +279,17 @@ struct TagTable {
     }
 
     private var infos: [Info?]
+    private let namesAreChecked: Bool
 
-    init(count: Int) {
+    init(count: Int, namesAreChecked: Bool) {
         infos = Array(repeating: nil, count: count)
+        self.namesAreChecked = namesAreChecked
     }
 
     @inline(__always)
     mutating func info(for index: Int32, tag: String) throws -> Info {
         if let info = infos[Int(index)] { return info }
-        try HTMLNames.checkTag(tag)
+        if !namesAreChecked { try HTMLNames.checkTag(tag) }
         let info = Info(isVoid: HTMLNames.isVoid(tag), isBlock: PlainRenderer.blockTags.contains(tag))
         infos[Int(index)] = info
         return info

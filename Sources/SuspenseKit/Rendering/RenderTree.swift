@@ -37,6 +37,9 @@ struct RenderTree {
     var attributeLists: [[Attribute]] = []
     var suspenseStates: [SuspenseState] = []
     var errorBoundaryStates: [ErrorBoundaryState] = []
+    /// Whether every tag and attribute name was checked already: true for a tree the resolver
+    /// made (it checks each element as it resolves it), false for a ``Node`` built by hand.
+    var namesAreChecked = false
 
     @inline(__always)
     func withBytes<R>(of entry: Entry, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
@@ -82,6 +85,7 @@ struct RenderTree {
     /// overflow the stack.
     init(_ nodes: NodeArena, root: NodeArena.ID) {
         bytes = nodes.bytes  // shared, not copied
+        namesAreChecked = true
         names = nodes.names
         attributeLists = nodes.attributeLists
         entries.reserveCapacity(nodes.records.count)

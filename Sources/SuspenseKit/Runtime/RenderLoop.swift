@@ -77,9 +77,9 @@ extension _Resolver {
             var orderStart = 0
             var arrived: [QueryID: Result<any Sendable, any Error>] = [:]
             func startNewQueries() {
-                for (query, promise) in resolver.takeNewQueries() {
+                for new in resolver.takeNewQueries() {
+                    let (query, promise, stub) = (new.id, new.promise, new.stub)
                     if options.deliveryOrder == .discovery { order.append(query) }
-                    let stub = resolver.stubbedOutcome(for: query, promise: promise)
                     // Queries run on the global executor, not on the render's large-stack threads.
                     group.addTask(executorPreference: globalConcurrentExecutor) {
                         // A stubbed query still answers from a child task, like a real one.

@@ -35,7 +35,7 @@ public final class _Resolver {
     private var stackLimit: StackLimit?
 
     /// Queries discovered since the last call to `takeNewQueries()`, in discovery order.
-    private var newQueries: [(QueryID, any AnyPromise)] = []
+    private var newQueries: [NewQuery] = []
     /// The slots waiting on each query, and whether it is running: one table, so that each
     /// suspension and each result looks its key up once.
     private var waiting: [QueryID: Waiters] = [:]
@@ -51,8 +51,6 @@ public final class _Resolver {
     let cache: QueryCache
     /// Set when an error reached the root; the render stops and throws it.
     private(set) var fatalError: RenderError?
-    /// Set when a boundary changed state since the last call to `takeChanged()`.
-    private var changed = false
 
     init(cache: QueryCache, options: RenderOptions) {
         self.cache = cache
@@ -327,7 +325,6 @@ public final class _Resolver {
     private func `catch`(_ error: any Error, at record: ErrorBoundaryRecord) throws {
         let underlying = (error as? LocatedError)?.underlying ?? error
         record.caught = underlying
-        changed = true
         record.contentScope.kill(retiring: retire)
         nodes.removeChildren(of: record.contentNode)
         let saved = context
@@ -417,10 +414,11 @@ public final class _Resolver {
     private func wait(_ slot: Slot, on query: QueryID, promise: any AnyPromise) {
         slot.query = query
         // A key left pending for good, or stubbed as pending, never starts a query.
+        let stub = stubbedOutcome(for: query, promise: promise)
         var neverResolves = false
         if case .key(let key) = query, case .pendingForever = cache.entry(for: key) {
             neverResolves = true
-        } else if case .pending = stubbedOutcome(for: query, promise: promise) {
+        } else if case .pending = stub {
             neverResolves = true
         }
         let starts = waiting[query, default: Waiters()].add(slot, running: !neverResolves)
@@ -430,13 +428,13 @@ public final class _Resolver {
         slot.waitsInFlight = true
         activeWaiters += 1
         if starts {
-            newQueries.append((query, promise))
+            newQueries.append(NewQuery(id: query, promise: promise, stub: stub))
         }
     }
 
     /// The outcome a test stubbed for a query (``QueryCache/stub(_:with:)``): looked up by key,
     /// or by the `Promise<Value>` label for a keyless promise.
-    func stubbedOutcome(for query: QueryID, promise: any AnyPromise) -> QueryOutcome? {
+    private func stubbedOutcome(for query: QueryID, promise: any AnyPromise) -> QueryOutcome? {
         switch query {
         case .key(let key): return cache.stubbedOutcome(for: key)
         case .anonymous: return cache.stubbedOutcome(for: promise.valueTypeName)
@@ -465,7 +463,6 @@ public final class _Resolver {
                 continue
             }
             record.isResolved = true
-            changed = true
             record.fallbackScope?.kill(retiring: retire)
             record.fallbackScope = nil
             nodes.removeChildren(of: record.fallbackNode)
@@ -477,18 +474,13 @@ public final class _Resolver {
     /// The queries to start now: those discovered since the last call that a live slot still
     /// waits on. A query whose waiters were all discarded (an ErrorBoundary caught beside them
     /// in the same pass) is never started.
-    func takeNewQueries() -> [(QueryID, any AnyPromise)] {
+    func takeNewQueries() -> [NewQuery] {
         defer { newQueries = [] }
-        return newQueries.filter { query, _ in
-            if waiting[query]?.slots.contains(where: \.isPending) == true { return true }
-            waiting[query] = nil
+        return newQueries.filter { new in
+            if waiting[new.id]?.slots.contains(where: \.isPending) == true { return true }
+            waiting[new.id] = nil
             return false
         }
-    }
-
-    func takeChanged() -> Bool {
-        defer { changed = false }
-        return changed
     }
 
     /// Applies one query's result: stores it, then re-evaluates the slots waiting on it.
@@ -558,7 +550,6 @@ public final class _Resolver {
     private func deliver(_ value: any Sendable, to record: SuspenseRecord) {
         guard record.isAlive, !record.isResolved, let outer = record.outer else { return }
         record.deliveries += 1
-        changed = true
         record.contentScope.kill(retiring: retire)
         record.contentScope = Scope(parent: outer.scope)
         nodes.removeChildren(of: record.contentNode)

@@ -50,6 +50,14 @@ struct Waiters {
     }
 }
 
+/// A query discovered in a pass, to start once the pass is over: with the outcome a test
+/// stubbed for it, if any, looked up once when it was discovered.
+struct NewQuery {
+    let id: QueryID
+    let promise: any AnyPromise
+    let stub: QueryOutcome?
+}
+
 /// Where evaluation is happening: what a suspended child captures to be re-evaluated later.
 @usableFromInline
 struct EvaluationContext {

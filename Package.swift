@@ -17,7 +17,9 @@ let package = Package(
         .executable(name: "Dashboard", targets: ["Dashboard"]),
     ],
     targets: [
-        .target(name: "SuspenseKit", swiftSettings: swiftSettings),
+        .target(name: "SuspenseKit", dependencies: ["CSuspenseKitStack"], swiftSettings: swiftSettings),
+        // Reads the stack pointer for the resolver's stack guard; see StackGuard.swift.
+        .target(name: "CSuspenseKitStack"),
         .target(
             name: "SuspenseTesting",
             dependencies: ["SuspenseKit"],

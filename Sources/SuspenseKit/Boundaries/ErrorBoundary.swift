@@ -32,7 +32,7 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
         let makeContent = component.makeContent
         let makeFallback = component.makeFallback
         try resolver.resolveErrorBoundary(
-            content: { try $0.evaluate(makeContent) },
+            content: { try $0.evaluate(makeContent, newLevel: false) },
             fallback: { resolver, error in try resolver.evaluate { try makeFallback(error) } }
         )
     }

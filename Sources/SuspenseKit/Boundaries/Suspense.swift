@@ -55,7 +55,7 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
         let makeFallback = component.makeFallback
         try resolver.resolveSuspense(
             typedValueType: component.typedValueType,
-            content: { resolver, value in try resolver.evaluate { try makeContent(value) } },
+            content: { resolver, value in try resolver.evaluate({ try makeContent(value) }, newLevel: false) },
             fallback: { resolver in try resolver.evaluate(makeFallback) }
         )
     }

@@ -9,7 +9,29 @@ public struct RenderError: Error, CustomStringConvertible {
     public var description: String {
         path.isEmpty
             ? "uncaught error: \(underlying)"
-            : "uncaught error in \(path.joined(separator: " > ")): \(underlying)"
+            : "uncaught error in \(Self.shortened(path)): \(underlying)"
+    }
+
+    /// The path joined with ` > `; past 20 components, the first and last ten with a count of
+    /// those left out between them, so that runaway recursion gives a readable message.
+    static func shortened(_ path: [String]) -> String {
+        guard path.count > 20 else { return path.joined(separator: " > ") }
+        let left = path.count - 20
+        return path.prefix(10).joined(separator: " > ") + " > … (\(left.formatted()) more) … > "
+            + path.suffix(10).joined(separator: " > ")
+    }
+}
+
+extension Int {
+    /// The number with a comma between groups of three digits, as in `99,980`.
+    fileprivate func formatted() -> String {
+        let digits = String(magnitude)
+        var result = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return self < 0 ? "-" + result : result
     }
 }
 
@@ -25,8 +47,10 @@ public enum SuspenseError: Error, CustomStringConvertible, Equatable {
     /// The tree nested deeper than ``RenderOptions/maxDepth`` at this component.
     case tooDeep(component: String, limit: Int)
     /// A render isolated to an actor nested deeper, at this component, than the actor's thread
-    /// can hold; nonisolated renders move to large stacks instead.
+    /// can hold; nonisolated renders continue on larger stacks instead.
     case tooDeepForCallerStack(component: String, depth: Int)
+    /// A query threw a ``Promise`` instead of returning or failing; a query cannot suspend.
+    case promiseThrownInQuery(query: String, promise: String)
 
     public var description: String {
         switch self {
@@ -46,6 +70,9 @@ public enum SuspenseError: Error, CustomStringConvertible, Equatable {
             return "\(component) is nested \(depth) levels deep, more than a render isolated to an actor "
                 + "may use of that actor's thread; render from a nonisolated context, where deep trees "
                 + "run on large stacks up to RenderOptions.maxDepth"
+        case .promiseThrownInQuery(let query, let promise):
+            return "the query \(query) threw a \(promise); a query must return its value or throw an error, "
+                + "not suspend (call resolveValue in a component, not in a query)"
         }
     }
 }

@@ -48,36 +48,3 @@ extension RenderTree {
         }
     }
 }
-
-/// Resolves a component tree and renders it.
-///
-/// ```swift
-/// print(try await render(Page(), as: .tree))
-/// ```
-/// - Parameters:
-///   - component: The root of the tree.
-///   - format: `.tree`, `.plain` or `.html`.
-///   - cache: Where query results are kept; a new one by default, or one shared between renders.
-///   - options: Settings of the render.
-///   - isolation: The caller's actor, on which components are evaluated; inferred, so that
-///     components need not be `Sendable`.
-/// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught; ``InvalidMarkupError``
-///   for a name HTML cannot carry.
-public func render<C: Component>(
-    _ component: C,
-    as format: RenderFormat = .html,
-    cache: QueryCache = QueryCache(),
-    options: RenderOptions = RenderOptions(),
-    isolation: isolated (any Actor)? = #isolation
-) async throws -> String {
-    // Straight from the resolver's tree to the output, never through `Node`. Compact HTML is
-    // written into the string itself; other formats let the tree go before their bytes become
-    // the string, so that both are not held at once.
-    var tree: RenderTree? = try await _Resolver.run(component, cache: cache, options: options)
-    if case .html(pretty: false) = format.kind {
-        return try HTMLRenderer.renderCompactString(tree!)
-    }
-    let bytes = try tree!.renderedBytes(as: format)
-    tree = nil
-    return String(decoding: bytes, as: UTF8.self)
-}

@@ -3,7 +3,8 @@
 /// each entry knowing where its subtree ends. Walking it is a loop over one array, and building
 /// it allocates per page, not per node.
 ///
-/// Made from the resolver's ``NodeArena`` for ``render(_:as:cache:options:)``, and from a ``Node``
+/// Made from the resolver's ``NodeArena`` for ``render(_:as:cache:options:)`` and for render
+/// events (a boundary's subtree), and from a ``Node``
 /// for ``Node/rendered(as:)``; turned into a ``Node`` for ``resolve(_:cache:options:)``.
 struct RenderTree {
     enum Kind: UInt8 {
@@ -37,6 +38,10 @@ struct RenderTree {
     var attributeLists: [[Attribute]] = []
     var suspenseStates: [SuspenseState] = []
     var errorBoundaryStates: [ErrorBoundaryState] = []
+    /// The position id of each boundary entry, by its index in `suspenseStates` or
+    /// `errorBoundaryStates`; nil in a tree built by hand.
+    var suspenseIDs: [BoundaryID?] = []
+    var errorBoundaryIDs: [BoundaryID?] = []
     /// Whether every tag and attribute name was checked already: true for a tree the resolver
     /// made (it checks each element as it resolves it), false for a ``Node`` built by hand.
     var namesAreChecked = false
@@ -81,18 +86,25 @@ struct RenderTree {
         return (Int32(truncatingIfNeeded: offset), Int32(truncatingIfNeeded: bytes.count - offset))
     }
 
-    /// The visible tree of a resolution as it stands now. Iterative, so that deep trees cannot
-    /// overflow the stack.
-    init(_ nodes: NodeArena, root: NodeArena.ID) {
+    /// The visible tree of a resolution as it stands now, from `root`: the whole tree from the
+    /// root fragment, or one boundary's subtree (the boundary first, as entry 0). Iterative, so
+    /// that deep trees cannot overflow the stack.
+    init(_ nodes: NodeArena, records: Records, root: NodeArena.ID) {
         bytes = nodes.bytes  // shared, not copied
         namesAreChecked = true
         names = nodes.names
         attributeLists = nodes.attributeLists
-        entries.reserveCapacity(nodes.records.count)
         // Each frame: the next arena child to visit, and the entry to close after the last one
         // (-1 for a transparent fragment).
         var stack: [(next: NodeArena.ID, entry: Int)] = []
-        stack.append((nodes.records[Int(root)].first, open(.fragment, 0, 0)))
+        if nodes.records[Int(root)].kind == .fragment {
+            entries.reserveCapacity(nodes.records.count)
+            stack.append((nodes.records[Int(root)].first, open(.fragment, 0, 0)))
+        } else {
+            // A subtree: visit `root` alone, not its siblings.
+            stack.append((root, -1))
+        }
+        let single = nodes.records[Int(root)].kind != .fragment
         while let top = stack.last {
             let id = top.next
             if id < 0 {
@@ -101,7 +113,7 @@ struct RenderTree {
                 continue
             }
             let record = nodes.records[Int(id)]
-            stack[stack.count - 1].next = record.next
+            stack[stack.count - 1].next = single && stack.count == 1 ? -1 : record.next
             switch record.kind {
             case .text:
                 leaf(.text, record.a, record.b)
@@ -114,21 +126,22 @@ struct RenderTree {
             case .fragment:
                 stack.append((record.first, -1))
             case .suspense:
-                let suspense = nodes.suspenses[Int(record.a)]
+                let suspense = records.suspenses[Int(record.a)]
                 let state: SuspenseState
                 let shown: NodeArena.ID
                 if suspense.isResolved {
                     state = .resolved
                     shown = suspense.contentNode
                 } else {
-                    state = .pending(suspense.pendingQueries)
+                    state = .pending(records.pendingQueries(of: Int(record.a)))
                     shown = suspense.fallbackNode
                 }
                 suspenseStates.append(state)
+                suspenseIDs.append(suspense.id)
                 let entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
                 stack.append((nodes.records[Int(shown)].first, entry))
             case .errorBoundary:
-                let boundary = nodes.errorBoundaries[Int(record.a)]
+                let boundary = records.errorBoundaries[Int(record.a)]
                 let state: ErrorBoundaryState
                 let shown: NodeArena.ID
                 if let error = boundary.caught {
@@ -139,6 +152,7 @@ struct RenderTree {
                     shown = boundary.contentNode
                 }
                 errorBoundaryStates.append(state)
+                errorBoundaryIDs.append(boundary.id)
                 let entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
                 stack.append((nodes.records[Int(shown)].first, entry))
             }
@@ -171,9 +185,11 @@ struct RenderTree {
                 entry = open(.component, names.index(of: name), 0)
             case .suspense(let state):
                 suspenseStates.append(state)
+                suspenseIDs.append(node.boundaryID)
                 entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
             case .errorBoundary(let state):
                 errorBoundaryStates.append(state)
+                errorBoundaryIDs.append(node.boundaryID)
                 entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
             }
             stack.append((node.children, 0, entry))
@@ -192,12 +208,13 @@ struct RenderTree {
 
     /// The ``Node`` of entry 0's subtree. Iterative.
     func node() -> Node {
-        var stack: [(kind: Node.Kind, end: Int, children: [Node])] = []
+        var stack: [(kind: Node.Kind, id: BoundaryID?, end: Int, children: [Node])] = []
         var result: Node?
         func closeFinished(upTo index: Int) {
             while let top = stack.last, top.end <= index {
                 stack.removeLast()
-                let node = Node(top.kind, children: top.children)
+                var node = Node(top.kind, children: top.children)
+                node.boundaryID = top.id
                 if stack.isEmpty {
                     result = node
                 } else {
@@ -208,10 +225,19 @@ struct RenderTree {
         for index in entries.indices {
             closeFinished(upTo: index)
             let entry = entries[index]
-            stack.append((kind(of: entry), Int(entry.end), []))
+            stack.append((kind(of: entry), boundaryID(of: entry), Int(entry.end), []))
         }
         closeFinished(upTo: entries.count)
         return result ?? Node(.fragment)
+    }
+
+    /// The position id of a boundary entry, if it has one.
+    func boundaryID(of entry: Entry) -> BoundaryID? {
+        switch entry.kind {
+        case .suspense: return suspenseIDs[Int(entry.a)]
+        case .errorBoundary: return errorBoundaryIDs[Int(entry.a)]
+        default: return nil
+        }
     }
 
     func kind(of entry: Entry) -> Node.Kind {

@@ -69,7 +69,7 @@ enum TreeRenderer {
         case .component:
             output.append(contentsOf: tree.names[entry.a].utf8)
         case .fragment, .rawHTML, .suspense, .errorBoundary:
-            output.append(contentsOf: label(of: tree.kind(of: entry)).utf8)
+            output.append(contentsOf: label(of: tree.kind(of: entry), id: tree.boundaryID(of: entry)).utf8)
         }
     }
 
@@ -112,7 +112,10 @@ enum TreeRenderer {
         output.append(UInt8(ascii: "\""))
     }
 
-    static func label(of kind: Node.Kind) -> String {
+    /// A node's label; a boundary with a position id shows it after its name, as in
+    /// `Suspense #0.1 [resolved]`.
+    static func label(of kind: Node.Kind, id: BoundaryID? = nil) -> String {
+        let id = id.map { " #" + $0.description } ?? ""
         switch kind {
         case .fragment:
             return "Fragment"
@@ -131,13 +134,14 @@ enum TreeRenderer {
         case .component(let name):
             return name
         case .suspense(.resolved):
-            return "Suspense [resolved]"
+            return "Suspense" + id + " [resolved]"
         case .suspense(.pending(let queries)):
-            return "Suspense [pending: " + queries.joined(separator: ", ") + "]"
+            // Keys are escaped like text, so that a key cannot start a line of its own.
+            return "Suspense" + id + " [pending: " + queries.map { escaped($0) }.joined(separator: ", ") + "]"
         case .errorBoundary(.clean):
-            return "ErrorBoundary"
+            return "ErrorBoundary" + id
         case .errorBoundary(.caught(let description)):
-            return "ErrorBoundary [caught: " + escaped(description) + "]"
+            return "ErrorBoundary" + id + " [caught: " + escaped(description) + "]"
         }
     }
 

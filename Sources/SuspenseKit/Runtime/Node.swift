@@ -24,6 +24,10 @@ public struct Node: Sendable, Hashable {
 
     /// What this node is.
     public var kind: Kind
+    /// For a ``Suspense`` or ``ErrorBoundary`` resolved from a component tree, its position id;
+    /// nil for other nodes and for trees built by hand. It names the node's place, not its
+    /// content: equality and hashing ignore it.
+    public var boundaryID: BoundaryID?
     /// The node's children, in order.
     public var children: [Node] {
         get { storage.children }

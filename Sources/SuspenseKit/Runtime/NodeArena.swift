@@ -22,9 +22,9 @@ struct NodeArena {
         case element
         /// `a`: name in `names`.
         case component
-        /// `a`: index in `suspenses`.
+        /// `a`: index in the resolver's `Records.suspenses`.
         case suspense
-        /// `a`: index in `errorBoundaries`.
+        /// `a`: index in the resolver's `Records.errorBoundaries`.
         case errorBoundary
     }
 
@@ -41,8 +41,6 @@ struct NodeArena {
     var bytes: [UInt8] = []
     var names = NameTable()
     var attributeLists: [[Attribute]] = []
-    var suspenses: [SuspenseRecord] = []
-    var errorBoundaries: [ErrorBoundaryRecord] = []
 
     /// Adds a fragment that is nobody's child yet.
     mutating func makeFragment() -> ID {
@@ -75,14 +73,12 @@ struct NodeArena {
         append(Record(a: names.index(of: name), b: 0, kind: .component), to: parent)
     }
 
-    mutating func appendSuspense(_ record: SuspenseRecord, to parent: ID) {
-        suspenses.append(record)
-        append(Record(a: Int32(suspenses.count - 1), b: 0, kind: .suspense), to: parent)
+    mutating func appendSuspense(_ index: SuspenseIndex, to parent: ID) -> ID {
+        append(Record(a: Int32(index), b: 0, kind: .suspense), to: parent)
     }
 
-    mutating func appendErrorBoundary(_ record: ErrorBoundaryRecord, to parent: ID) {
-        errorBoundaries.append(record)
-        append(Record(a: Int32(errorBoundaries.count - 1), b: 0, kind: .errorBoundary), to: parent)
+    mutating func appendErrorBoundary(_ index: ErrorBoundaryIndex, to parent: ID) -> ID {
+        append(Record(a: Int32(index), b: 0, kind: .errorBoundary), to: parent)
     }
 
     /// Makes `child`, a node that is nobody's child yet, the last child of `parent`.

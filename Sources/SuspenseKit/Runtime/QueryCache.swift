@@ -1,6 +1,9 @@
 /// Where query results live: one per render by default, or shared between renders when the
 /// caller passes one to ``render(_:as:cache:options:)``.
 ///
+/// Renders sharing a cache share its queries too: a key already running for one render is
+/// joined by the others, so it runs once however many renders wait on it.
+///
 /// Tests can fix a key's outcome before rendering: ``store(_:for:)`` gives it a value,
 /// ``storeFailure(_:for:)`` a failure, and ``suspendForever(_:)`` leaves it pending for good.
 /// Those are found at once, so the component never suspends. ``stub(_:with:)`` instead
@@ -13,7 +16,15 @@ public final class QueryCache: Sendable {
         case pendingForever
     }
 
-    private let entries = Locked<[String: Entry]>([:])
+    /// What is stored, and what is running: one lock, so that a read or a join takes it once.
+    struct State {
+        var entries: [String: Entry] = [:]
+        /// Queries running for one or more renders, by key.
+        var inFlight: [String: InFlightQuery] = [:]
+        var nextRun: UInt64 = 0
+    }
+
+    let state = Locked(State())
     private let stubs = Locked<[String: QueryOutcome]>([:])
 
     /// Creates an empty cache.
@@ -23,32 +34,23 @@ public final class QueryCache: Sendable {
     @TaskLocal static var current: QueryCache?
 
     func entry(for key: String) -> Entry? {
-        entries.withLock { $0[key] }
-    }
-
-    func record(_ result: Result<any Sendable, any Error>, for key: String) {
-        entries.withLock { entries in
-            switch result {
-            case .success(let value): entries[key] = .value(value)
-            case .failure(let error): entries[key] = .failure(error)
-            }
-        }
+        state.withLock { $0.entries[key] }
     }
 
     /// Stores a value under `key`: `resolveValue(key:)` returns it without running a query.
     public func store(_ value: some Sendable, for key: String) {
-        entries.withLock { $0[key] = .value(value) }
+        state.withLock { $0.entries[key] = .value(value) }
     }
 
     /// Stores a failure under `key`: `resolveValue(key:)` rethrows it at the component.
     public func storeFailure(_ error: any Error, for key: String) {
-        entries.withLock { $0[key] = .failure(error) }
+        state.withLock { $0.entries[key] = .failure(error) }
     }
 
     /// Leaves `key` pending for good: its query never runs, and the ``Suspense`` waiting on it
     /// keeps showing its fallback when the render ends.
     public func suspendForever(_ key: String) {
-        entries.withLock { $0[key] = .pendingForever }
+        state.withLock { $0.entries[key] = .pendingForever }
     }
 
     /// Runs no query for `key`: when a component suspends on it, `outcome` is delivered instead,
@@ -85,12 +87,12 @@ public final class QueryCache: Sendable {
 
     /// Forgets what is stored under `key`, so that the next render runs its query again.
     public func removeValue(for key: String) {
-        _ = entries.withLock { $0.removeValue(forKey: key) }
+        _ = state.withLock { $0.entries.removeValue(forKey: key) }
     }
 
     /// Forgets everything, stubs included.
     public func removeAll() {
-        entries.withLock { $0.removeAll() }
+        state.withLock { $0.entries.removeAll() }
         stubs.withLock { $0.removeAll() }
     }
 }

@@ -11,6 +11,7 @@ public struct RenderOptions: Sendable {
 
     /// How many times a component may suspend again after the query it waited on resolved
     /// before it fails with ``SuspenseError/stillSuspending(component:attempts:lastQuery:)``.
+    /// The first suspension is not counted.
     public var maxResuspensions: Int
     /// The order in which query results are applied.
     public var deliveryOrder: DeliveryOrder
@@ -18,9 +19,11 @@ public struct RenderOptions: Sendable {
     /// before the component that goes deeper fails with
     /// ``SuspenseError/tooDeep(component:limit:)``, instead of overflowing the stack.
     ///
-    /// Deep renders run on threads whose stacks hold the default of 100,000 levels with room to
-    /// spare in ordinary builds; a component that keeps large values on the stack in `body`, or a
-    /// sanitizer build, may need a lower limit.
+    /// A render that is not isolated to an actor continues a deep subtree on threads with large
+    /// stacks as it goes, so it never overflows below this limit; a render isolated to an actor
+    /// stays on the actor's thread and fails with
+    /// ``SuspenseError/tooDeepForCallerStack(component:depth:)`` when that thread's stack is
+    /// nearly used up (a few thousand levels on an 8 MiB stack in a debug build).
     public var maxDepth: Int
 
     /// Creates options.

@@ -1,0 +1,108 @@
+/// One state a tree passed through while it resolved.
+public struct RenderFrame: Sendable, Hashable {
+    /// What led to this state: `"initial"` for the shell, or the query whose result was applied.
+    public let cause: String
+    /// The tree in this state.
+    public let node: Node
+}
+
+/// The consumer behind ``resolveFrames(_:cache:options:isolation:)``: the shell is the first
+/// frame; each boundary event replaces that boundary's subtree in the previous frame (the rest
+/// is shared, not rebuilt), and each query result that changed something makes one frame.
+struct FrameRecorder: RenderEventConsumer {
+    private(set) var frames: [RenderFrame] = []
+    private var current: Node?
+    private var cause = "initial"
+    private var changed = false
+    /// Where each boundary stood when last seen: child indices from the root. Checked before
+    /// use, and found again by a walk when the tree moved.
+    private var locations: [BoundaryID: [Int]] = [:]
+
+    var wantsSubtrees: Bool { true }
+
+    mutating func consume(_ event: RenderEvent) {
+        switch event {
+        case .shell(let tree, _):
+            guard let tree else { return }
+            let node = tree.node()
+            current = node
+            locations = [:]
+            index(node, at: [])
+            frames.append(RenderFrame(cause: "initial", node: node))
+        case .queryFinished(let label), .queryFailed(let label, _):
+            flush()
+            cause = label
+        case .resolved(let id, let tree), .suspended(let id, let tree), .caught(let id, let tree, _):
+            guard let tree else { return }
+            replace(id, with: tree.node())
+        case .updated(let tree):
+            guard let tree else { return }
+            let node = tree.node()
+            current = node
+            locations = [:]
+            index(node, at: [])
+            changed = true
+        case .finished:
+            flush()
+        case .queryStarted, .queryCancelled:
+            break
+        }
+    }
+
+    private mutating func flush() {
+        guard changed, let current else { return }
+        changed = false
+        if frames.last?.node != current {
+            frames.append(RenderFrame(cause: cause, node: current))
+        }
+    }
+
+    /// Replaces the boundary `id` with `node` in the current frame; a boundary not shown in it
+    /// (inside content still pending) is left alone.
+    private mutating func replace(_ id: BoundaryID, with node: Node) {
+        guard var root = current else { return }
+        var path = locations[id]
+        if path == nil || self.node(at: path!, in: root)?.boundaryID != id {
+            locations = [:]
+            index(root, at: [])
+            path = locations[id]
+        }
+        guard let path else { return }
+        // Copy the nodes along the path, set the new child at the bottom, and rebuild upwards:
+        // siblings are shared with the previous frame.
+        var chain = [root]
+        for position in path.dropLast() {
+            chain.append(chain[chain.count - 1].children[position])
+        }
+        var child = node
+        for level in stride(from: path.count - 1, through: 0, by: -1) {
+            var parent = chain[level]
+            parent.children[path[level]] = child
+            child = parent
+        }
+        root = child
+        current = root
+        index(node, at: path)
+        changed = true
+    }
+
+    private func node(at path: [Int], in root: Node) -> Node? {
+        var node = root
+        for position in path {
+            guard position < node.children.count else { return nil }
+            node = node.children[position]
+        }
+        return node
+    }
+
+    /// Records where every boundary in `node` stands. Iterative.
+    private mutating func index(_ node: Node, at path: [Int]) {
+        var stack = [(node, path)]
+        while let (node, path) = stack.popLast() {
+            if let id = node.boundaryID { locations[id] = path }
+            for (position, child) in node.children.enumerated() where child.boundaryID != nil || !child.children.isEmpty {
+                stack.append((child, path + [position]))
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// Resolves a component tree and renders it.
+///
+/// ```swift
+/// print(try await render(Page(), as: .tree))
+/// ```
+/// - Parameters:
+///   - component: The root of the tree.
+///   - format: `.tree`, `.plain` or `.html`.
+///   - cache: Where query results are kept; a new one by default, or one shared between renders
+///     (which then share the queries they run, too).
+///   - options: Settings of the render.
+///   - isolation: The caller's actor, on which components are evaluated; inferred, so that
+///     components need not be `Sendable`.
+/// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught; `CancellationError` when
+///   the task rendering is cancelled; ``InvalidMarkupError`` for a name HTML cannot carry.
+public func render<C: Component>(
+    _ component: C,
+    as format: RenderFormat = .html,
+    cache: QueryCache = QueryCache(),
+    options: RenderOptions = RenderOptions(),
+    isolation: isolated (any Actor)? = #isolation
+) async throws -> String {
+    // Straight from the resolver's tree to the output, never through `Node`. Compact HTML is
+    // written into the string itself; other formats let the tree go before their bytes become
+    // the string, so that both are not held at once.
+    var consumer = WholeRender()
+    var tree: RenderTree? = try await _Resolver.run(component, cache: cache, options: options, consumer: &consumer)
+    if case .html(pretty: false) = format.kind {
+        return try HTMLRenderer.renderCompactString(tree!)
+    }
+    let bytes = try tree!.renderedBytes(as: format)
+    tree = nil
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Resolves a component tree and returns it as a ``Node`` tree, for inspection or for rendering
+/// with ``Node/rendered(as:)``.
+/// - Parameters:
+///   - component: The root of the tree.
+///   - cache: Where query results are kept; a new one by default.
+///   - options: Settings of the render.
+///   - isolation: The caller's actor, on which components are evaluated; inferred.
+public func resolve<C: Component>(
+    _ component: C,
+    cache: QueryCache = QueryCache(),
+    options: RenderOptions = RenderOptions(),
+    isolation: isolated (any Actor)? = #isolation
+) async throws -> Node {
+    var consumer = WholeRender()
+    return try await _Resolver.run(component, cache: cache, options: options, consumer: &consumer).node()
+}
+
+/// Resolves a component tree and returns every state it passed through: first the shell (every
+/// component outside a ``Suspense`` resolved, every pending fallback in place), then one frame
+/// per query result that changed the tree.
+///
+/// With `options.deliveryOrder == .discovery` the frames are the same on every run for the same
+/// query outcomes.
+/// - Parameters:
+///   - component: The root of the tree.
+///   - cache: Where query results are kept; a new one by default.
+///   - options: Settings of the render.
+///   - isolation: The caller's actor, on which components are evaluated; inferred.
+public func resolveFrames<C: Component>(
+    _ component: C,
+    cache: QueryCache = QueryCache(),
+    options: RenderOptions = RenderOptions(deliveryOrder: .discovery),
+    isolation: isolated (any Actor)? = #isolation
+) async throws -> [RenderFrame] {
+    var recorder = FrameRecorder()
+    _ = try await _Resolver.run(component, cache: cache, options: options, consumer: &recorder)
+    return recorder.frames
+}

@@ -1,0 +1,232 @@
+// The query runner: every query task of every render. A keyed query runs in its cache's
+// `inFlight` table, joined by every render of that cache that waits on the key; a keyless one
+// runs for its render alone. A render that stops waiting leaves; the last one to leave cancels
+// the task. Results reach each render through its `QueryMailbox`.
+
+/// One run of a keyed query, shared by the renders waiting on it. Guarded by its cache's lock.
+struct InFlightQuery {
+    let run: UInt64
+    var task: Task<Void, Never>?
+    var mailboxes: [ObjectIdentifier: QueryMailbox]
+}
+
+/// A query's body as the runner runs it: the stub a test gave, or the promise's query. A promise
+/// thrown from inside a query is an error at once, never a reason to run it again.
+func runQuery(
+    _ promise: any AnyPromise, label: String, stub: QueryOutcome?
+) async -> Result<any Sendable, any Error> {
+    switch stub {
+    case .value(let value)?: return .success(value)
+    case .failure(let error)?: return .failure(error)
+    case .pending?, nil: break
+    }
+    do {
+        return .success(try await promise.run())
+    } catch let inner as any AnyPromise {
+        return .failure(SuspenseError.promiseThrownInQuery(query: label, promise: inner.valueTypeName))
+    } catch {
+        return .failure(error)
+    }
+}
+
+extension QueryCache {
+    enum JoinOutcome {
+        /// The result is stored already (another render finished it).
+        case stored(Result<any Sendable, any Error>)
+        /// The key was running for another render; this one waits on the same run.
+        case joined
+        /// A new run started.
+        case started
+    }
+
+    /// Waits on `key` through `mailbox`: joins the run in flight, or starts one.
+    func join(
+        _ key: String, mailbox: QueryMailbox, promise: any AnyPromise, stub: QueryOutcome?
+    ) -> JoinOutcome {
+        state.withLock { state in
+            switch state.entries[key] {
+            case .value(let value)?: return .stored(.success(value))
+            case .failure(let error)?: return .stored(.failure(error))
+            case .pendingForever?, nil: break
+            }
+            if state.inFlight[key] != nil {
+                state.inFlight[key]!.mailboxes[ObjectIdentifier(mailbox)] = mailbox
+                return .joined
+            }
+            state.nextRun += 1
+            let run = state.nextRun
+            state.inFlight[key] = InFlightQuery(run: run, task: nil, mailboxes: [ObjectIdentifier(mailbox): mailbox])
+            // Created under the lock: the task's completion takes the lock, so it cannot finish
+            // before its handle is stored.
+            state.inFlight[key]!.task = Task.detached { [self] in
+                let result = await runQuery(promise, label: key, stub: stub)
+                self.complete(key, run: run, with: result)
+            }
+            return .started
+        }
+    }
+
+    /// Stores a run's result and delivers it to every render waiting on it; a run cancelled
+    /// because nobody waited any more delivers nothing and stores nothing.
+    private func complete(_ key: String, run: UInt64, with result: Result<any Sendable, any Error>) {
+        let mailboxes: [QueryMailbox]? = state.withLock { state in
+            guard let running = state.inFlight[key], running.run == run else { return nil }
+            state.inFlight[key] = nil
+            switch result {
+            case .success(let value): state.entries[key] = .value(value)
+            case .failure(let error): state.entries[key] = .failure(error)
+            }
+            return Array(running.mailboxes.values)
+        }
+        for mailbox in mailboxes ?? [] {
+            mailbox.post(.key(key), result)
+        }
+    }
+
+    /// Stops `mailbox` waiting on `key`; the last render to leave cancels the run.
+    func leave(_ key: String, mailbox: QueryMailbox) {
+        let task: Task<Void, Never>? = state.withLock { state in
+            guard var running = state.inFlight[key] else { return nil }
+            running.mailboxes[ObjectIdentifier(mailbox)] = nil
+            if running.mailboxes.isEmpty {
+                state.inFlight[key] = nil
+                return running.task
+            }
+            state.inFlight[key] = running
+            return nil
+        }
+        task?.cancel()
+    }
+
+    /// How many queries are running for renders of this cache (for tests).
+    var runningQueryCount: Int {
+        state.withLock { $0.inFlight.count }
+    }
+}
+
+/// One render's side of the runner: what it started or joined, so that it can leave each one.
+/// Used by the render's own task only.
+final class QueryRunner {
+    let cache: QueryCache
+    let mailbox = QueryMailbox()
+    private var keys: Set<String> = []
+    private var anonymous: [Int: Task<Void, Never>] = [:]
+
+    init(cache: QueryCache) {
+        self.cache = cache
+    }
+
+    /// Starts or joins a query; returns whether it joined a run of another render.
+    func start(_ query: WaitTable.NewQuery) -> Bool {
+        switch query.id {
+        case .key(let key):
+            switch cache.join(key, mailbox: mailbox, promise: query.promise, stub: query.stub) {
+            case .stored(let result):
+                mailbox.post(query.id, result)
+                return false
+            case .joined:
+                keys.insert(key)
+                return true
+            case .started:
+                keys.insert(key)
+                return false
+            }
+        case .anonymous(let number):
+            let (id, promise, label, stub, mailbox) = (query.id, query.promise, query.label, query.stub, mailbox)
+            anonymous[number] = Task.detached {
+                let result = await runQuery(promise, label: label, stub: stub)
+                mailbox.post(id, result)
+            }
+            return false
+        }
+    }
+
+    /// The query's result arrived: nothing to leave any more.
+    func finished(_ query: QueryID) {
+        switch query {
+        case .key(let key): keys.remove(key)
+        case .anonymous(let number): anonymous[number] = nil
+        }
+    }
+
+    /// Stops waiting on a query; it is cancelled if no other render waits on it.
+    func cancel(_ query: QueryID) {
+        switch query {
+        case .key(let key):
+            if keys.remove(key) != nil { cache.leave(key, mailbox: mailbox) }
+        case .anonymous(let number):
+            anonymous.removeValue(forKey: number)?.cancel()
+        }
+    }
+
+    /// Leaves every query still waited on: when the render returns, throws or is cancelled.
+    func cancelAll() {
+        for key in keys { cache.leave(key, mailbox: mailbox) }
+        keys = []
+        for task in anonymous.values { task.cancel() }
+        anonymous = [:]
+        mailbox.close()
+    }
+}
+
+/// Where query results reach one render, from any thread, in the order they arrive.
+final class QueryMailbox: Sendable {
+    typealias Delivery = (QueryID, Result<any Sendable, any Error>)
+
+    private struct State {
+        var deliveries: [Delivery] = []
+        var head = 0
+        var waiter: CheckedContinuation<Delivery?, Never>?
+        var isClosed = false
+    }
+
+    private let state = Locked(State())
+
+    func post(_ query: QueryID, _ result: Result<any Sendable, any Error>) {
+        let waiter: CheckedContinuation<Delivery?, Never>? = state.withLock { state in
+            if state.isClosed { return nil }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.deliveries.append((query, result))
+            return nil
+        }
+        waiter?.resume(returning: (query, result))
+    }
+
+    /// The next result, or nil once the mailbox is closed or the waiting task is cancelled.
+    func next() async -> Delivery? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Delivery?, Never>) in
+                let ready: Delivery?? = state.withLock { state in
+                    if state.head < state.deliveries.count {
+                        let delivery = state.deliveries[state.head]
+                        state.head += 1
+                        if state.head == state.deliveries.count {
+                            state.deliveries.removeAll(keepingCapacity: true)
+                            state.head = 0
+                        }
+                        return .some(delivery)
+                    }
+                    if state.isClosed { return .some(nil) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            close()
+        }
+    }
+
+    /// Wakes the waiting render with nil, now and for every later call.
+    func close() {
+        let waiter = state.withLock { state in
+            state.isClosed = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+}

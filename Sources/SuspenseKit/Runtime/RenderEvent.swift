@@ -1,0 +1,112 @@
+/// What a render reports as it happens, in order. The seam between the resolver and everything
+/// that shows a render: the whole render and frames consume these today; streaming HTML, live
+/// frames, render reports and SuspenseList are to consume them too.
+///
+/// Boundary events come only after `.shell`, which shows everything before it. Each carries the
+/// boundary's position id and, when the consumer asks for subtrees, the subtree that now stands
+/// in its place (the boundary's own node, with its state and what it shows).
+enum RenderEvent {
+    /// Nothing outside a Suspense is pending any more: the first state worth showing. `pending`
+    /// lists the Suspense boundaries showing their fallback.
+    case shell(RenderTree?, pending: [BoundaryID])
+    /// A Suspense has resolved: its content replaces its fallback.
+    case resolved(BoundaryID, RenderTree?)
+    /// Content of a resolved Suspense suspended again: it shows its fallback again.
+    case suspended(BoundaryID, RenderTree?)
+    /// An ErrorBoundary caught an error (or content of its fallback arrived): its fallback
+    /// replaces its content.
+    case caught(BoundaryID, RenderTree?, error: (any Error)?)
+    /// A region outside every boundary changed; the tree is the whole tree.
+    case updated(RenderTree?)
+    /// The render started a query, or `joined` one in flight in its cache for another render.
+    case queryStarted(String, joined: Bool)
+    /// A query's value arrived; the boundary events it causes follow.
+    case queryFinished(String)
+    /// A query failed; the boundary events it causes follow.
+    case queryFailed(String, any Error)
+    /// The render stopped waiting on a query (nothing waits on it any more).
+    case queryCancelled(String)
+    /// The render is complete: the final tree.
+    case finished(RenderTree)
+}
+
+/// Something that receives a render's events: a whole render, frames, later a stream.
+protocol RenderEventConsumer {
+    /// Whether boundary events should carry their subtree (building it costs time).
+    var wantsSubtrees: Bool { get }
+    mutating func consume(_ event: RenderEvent)
+}
+
+/// A change to the visible tree, noted while a pass runs and reported after it.
+enum BoundaryChange {
+    case resolved(SuspenseIndex)
+    case suspended(SuspenseIndex)
+    case caught(ErrorBoundaryIndex)
+    case region(Region)
+}
+
+extension _Resolver {
+    func noteChange(_ change: BoundaryChange) {
+        if shellSent { changes.append(change) }
+    }
+
+    /// Whether nothing outside a Suspense is pending.
+    var shellIsReady: Bool {
+        records.suspenses[Self.root].pendingCount == 0
+    }
+
+    /// The tree as it stands.
+    func tree() -> RenderTree {
+        RenderTree(nodes, records: records, root: rootNode)
+    }
+
+    /// The shell event; marks the shell as sent.
+    func takeShell(withSubtree: Bool) -> RenderEvent {
+        shellSent = true
+        var pending: [BoundaryID] = []
+        for index in records.suspenses.indices.dropFirst()
+        where !records.suspenses[index].isResolved && records.isAlive(index) {
+            pending.append(records.suspenses[index].id)
+        }
+        return .shell(withSubtree ? tree() : nil, pending: pending)
+    }
+
+    /// The boundary events for the changes noted since the last call, with subtrees if asked.
+    /// A change to a boundary that was discarded since is dropped.
+    func takeChanges(withSubtrees: Bool) -> [RenderEvent] {
+        defer { changes = [] }
+        var events: [RenderEvent] = []
+        for change in changes {
+            switch change {
+            case .resolved(let index) where records.isAlive(index) && records.suspenses[index].isResolved,
+                .suspended(let index) where records.isAlive(index) && !records.suspenses[index].isResolved:
+                let record = records.suspenses[index]
+                let subtree = withSubtrees ? RenderTree(nodes, records: records, root: record.node) : nil
+                events.append(record.isResolved ? .resolved(record.id, subtree) : .suspended(record.id, subtree))
+            case .caught(let index) where isAlive(errorBoundary: index):
+                events.append(caughtEvent(index, withSubtree: withSubtrees))
+            case .region(.root):
+                events.append(.updated(withSubtrees ? tree() : nil))
+            case .region(.suspense(let index)) where records.isAlive(index):
+                let record = records.suspenses[index]
+                let subtree = withSubtrees ? RenderTree(nodes, records: records, root: record.node) : nil
+                events.append(record.isResolved ? .resolved(record.id, subtree) : .suspended(record.id, subtree))
+            case .region(.errorBoundary(let index)) where isAlive(errorBoundary: index):
+                events.append(caughtEvent(index, withSubtree: withSubtrees))
+            default:
+                break
+            }
+        }
+        return events
+    }
+
+    private func caughtEvent(_ index: ErrorBoundaryIndex, withSubtree: Bool) -> RenderEvent {
+        let record = records.errorBoundaries[index]
+        let subtree = withSubtree ? RenderTree(nodes, records: records, root: record.node) : nil
+        return .caught(record.id, subtree, error: record.caught)
+    }
+
+    private func isAlive(errorBoundary index: ErrorBoundaryIndex) -> Bool {
+        !records.scopes[records.errorBoundaries[index].outer.scope].isDead
+    }
+}

@@ -1,0 +1,145 @@
+/// Suspense and ErrorBoundary: their records, content, fallbacks, and catching.
+extension _Resolver {
+    @usableFromInline
+    func resolveSuspense(
+        typedValueType: (any Any.Type)?,
+        content: @escaping (_Resolver, Any?) throws -> Void,
+        fallback: @escaping (_Resolver) throws -> Void
+    ) throws {
+        try checkDepth(context.depth + 1, "Suspense")
+        let index = records.suspenses.count
+        let node = nodes.appendSuspense(index, to: context.parent)
+        records.suspenses.append(
+            SuspenseRecord(
+                id: BoundaryID(positions.claimBoundaryLink()),
+                outer: context,
+                node: node,
+                contentNode: nodes.makeFragment(),
+                fallbackNode: nodes.makeFragment(),
+                contentScope: records.makeScope(parent: context.scope),
+                typedValueType: typedValueType,
+                content: content,
+                fallback: fallback
+            ))
+        try evaluateContent(of: index, value: nil)
+        if records.suspenses[index].pendingCount == 0 {
+            records.suspenses[index].isResolved = true
+        } else {
+            try evaluateFallback(of: index)
+        }
+    }
+
+    /// Evaluates a Suspense's content, with the value of its keyless promise for a typed one.
+    func evaluateContent(of index: SuspenseIndex, value: Any?) throws {
+        let record = records.suspenses[index]
+        guard let outer = record.outer, let content = record.content else { return }
+        let saved = context
+        context = EvaluationContext(
+            parent: record.contentNode,
+            scope: record.contentScope,
+            suspense: index,
+            errorBoundary: outer.errorBoundary,
+            region: .suspense(index),
+            path: outer.path.appending("Suspense"),
+            depth: outer.depth + 1
+        )
+        positions.enterRegion(record.id.link, claimed: true)
+        defer {
+            positions.pop()
+            context = saved
+        }
+        try content(self, value)
+    }
+
+    /// Evaluates a Suspense's fallback where the Suspense stands: what suspends in it waits in
+    /// the Suspense outside, and what fails in it goes to the ErrorBoundary outside.
+    func evaluateFallback(of index: SuspenseIndex) throws {
+        let record = records.suspenses[index]
+        guard let outer = record.outer, let fallback = record.fallback else { return }
+        let scope = records.makeScope(parent: outer.scope)
+        records.suspenses[index].fallbackScope = scope
+        let saved = context
+        context = outer
+        context.parent = record.fallbackNode
+        context.scope = scope
+        context.region = .suspense(index)
+        context.path.append("Suspense")
+        context.depth += 1
+        positions.enterRegion(PositionLink(index: PositionLink.fallbackIndex, parent: record.id.link), claimed: true)
+        defer {
+            positions.pop()
+            context = saved
+        }
+        try fallback(self)
+    }
+
+    @usableFromInline
+    func resolveErrorBoundary(
+        content: (_Resolver) throws -> Void,
+        fallback: @escaping (_Resolver, any Error) throws -> Void
+    ) throws {
+        try checkDepth(context.depth + 1, "ErrorBoundary")
+        let index = records.errorBoundaries.count
+        let node = nodes.appendErrorBoundary(index, to: context.parent)
+        let contentNode = nodes.makeFragment()
+        let contentScope = records.makeScope(parent: context.scope)
+        let id = BoundaryID(positions.claimBoundaryLink())
+        records.errorBoundaries.append(
+            ErrorBoundaryRecord(
+                id: id,
+                outer: context,
+                node: node,
+                contentNode: contentNode,
+                fallbackNode: nodes.makeFragment(),
+                contentScope: contentScope,
+                fallback: fallback
+            ))
+        let saved = context
+        context.parent = contentNode
+        context.scope = contentScope
+        context.errorBoundary = index
+        context.region = .errorBoundary(index)
+        context.path.append("ErrorBoundary")
+        context.depth += 1
+        positions.enterRegion(id.link, claimed: true)
+        do {
+            try content(self)
+            positions.pop()
+            context = saved
+        } catch {
+            positions.pop()
+            context = saved
+            try `catch`(error, at: index)
+        }
+    }
+
+    /// Shows an ErrorBoundary's fallback for `error`, discarding its content. An error from the
+    /// fallback is thrown, to go to the next boundary outside.
+    func `catch`(_ error: any Error, at index: ErrorBoundaryIndex) throws {
+        let underlying = (error as? LocatedError)?.underlying ?? error
+        records.errorBoundaries[index].caught = underlying
+        let record = records.errorBoundaries[index]
+        retire(records.kill(record.contentScope))
+        nodes.removeChildren(of: record.contentNode)
+        noteChange(.caught(index))
+        let saved = context
+        context = record.outer
+        context.parent = record.fallbackNode
+        context.scope = records.makeScope(parent: record.outer.scope)
+        context.region = .errorBoundary(index)
+        context.path.append("ErrorBoundary")
+        context.depth += 1
+        positions.enterRegion(PositionLink(index: PositionLink.fallbackIndex, parent: record.id.link), claimed: true)
+        defer {
+            positions.pop()
+            context = saved
+        }
+        do {
+            try record.fallback(self, underlying)
+        } catch let error as LocatedError {
+            throw error
+        } catch {
+            throw located(error, at: context.path)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// Error routing and naming: where an error thrown outside a pass goes, and how components and
+/// paths are named in errors and outputs.
+extension _Resolver {
+    /// Sends an error thrown outside the first pass to the nearest ErrorBoundary, and onwards
+    /// when that boundary's fallback throws; with none left, the render fails.
+    func route(_ error: any Error, from boundary: ErrorBoundaryIndex, path: ComponentPath) {
+        var error: any Error = error is LocatedError ? error : LocatedError(path: path, underlying: error)
+        var boundary = boundary
+        while boundary >= 0 {
+            do {
+                try `catch`(error, at: boundary)
+                return
+            } catch let next {
+                error = next
+                boundary = records.errorBoundaries[boundary].outer.errorBoundary
+            }
+        }
+        fatalError = renderError(error)
+    }
+
+    func located(_ error: any Error, at path: ComponentPath) -> any Error {
+        error is LocatedError ? error : LocatedError(path: path, underlying: error)
+    }
+
+    func renderError(_ error: any Error) -> RenderError {
+        if let error = error as? RenderError { return error }
+        if let located = error as? LocatedError {
+            return RenderError(path: located.path.names, underlying: located.underlying)
+        }
+        return RenderError(path: context.path.names, underlying: error)
+    }
+
+    /// A type's name as shown in paths and in the `.tree` format: no module, no generic arguments.
+    @usableFromInline
+    func name(of type: any Any.Type) -> String {
+        naming.name(of: type).name
+    }
+}
+
+/// Names of component types, each computed once per render.
+struct TypeNaming {
+    struct Named {
+        let name: String
+        /// False for builder plumbing, which stands for a closure's whole content and never
+        /// appears in a path; a user's type whose name begins with `_` does.
+        let isShownInPaths: Bool
+    }
+
+    private var names: [ObjectIdentifier: Named] = [:]
+    /// The type named last: lists name one component type many times in a row.
+    private var last: (type: ObjectIdentifier, named: Named)?
+
+    mutating func name(of type: any Any.Type) -> Named {
+        let id = ObjectIdentifier(type)
+        if let last, last.type == id { return last.named }
+        let named: Named
+        if let known = names[id] {
+            named = known
+        } else {
+            var described = String(describing: type)
+            if let angle = described.firstIndex(of: "<") {
+                described = String(described[..<angle])
+            }
+            named = Named(name: described, isShownInPaths: !(type is any BuilderPlumbing.Type))
+            names[id] = named
+        }
+        last = (id, named)
+        return named
+    }
+}
+
+/// The types a ``ComponentBuilder`` makes of a closure's content: never named in a path.
+protocol BuilderPlumbing {}
+
+extension _Deferred: BuilderPlumbing {}
+extension _Pair: BuilderPlumbing {}
+extension _Either: BuilderPlumbing {}
+extension _Array: BuilderPlumbing {}
+extension Optional: BuilderPlumbing where Wrapped: Component {}

@@ -1,0 +1,299 @@
+/// Suspension: slots, the wait table, retiring and settling, and what happens when a query's
+/// result arrives.
+extension _Resolver {
+    /// Making a child of type `type` threw: a promise suspends it in a slot that `rerun`
+    /// evaluates again; any other error goes up, located at the child.
+    @usableFromInline
+    func childFailed(_ error: any Error, type: any Any.Type, rerun: @escaping (_Resolver) throws -> Void) throws {
+        let named = naming.name(of: type)
+        if let promise = error as? any AnyPromise {
+            try suspend(promise, component: named.name, pathAddsComponent: named.isShownInPaths, thunk: rerun)
+            return
+        }
+        throw located(error, at: named.isShownInPaths ? context.path.appending(named.name) : context.path)
+    }
+
+    /// A component's body threw: a promise suspends the component in a slot that `rerun`
+    /// evaluates again; any other error goes up, located at the component.
+    @usableFromInline
+    func bodyFailed(_ error: any Error, component name: String, rerun: @escaping (_Resolver) throws -> Void) throws {
+        if let promise = error as? any AnyPromise {
+            try suspend(promise, component: name, pathAddsComponent: false, thunk: rerun)
+            return
+        }
+        throw located(error, at: context.path)
+    }
+
+    /// Suspends a component in a slot of the nearest Suspense. Its error path is the context's
+    /// path, plus the component's name when `pathAddsComponent`; built only when an error needs it.
+    private func suspend(
+        _ promise: any AnyPromise,
+        component: String,
+        pathAddsComponent: Bool,
+        thunk: @escaping (_Resolver) throws -> Void
+    ) throws {
+        let errorPath = { pathAddsComponent ? self.context.path.appending(component) : self.context.path }
+        let target = try deliveryTarget(of: promise, from: context.suspense, component: component, errorPath: errorPath)
+        let (query, label) = identify(promise)
+        let index = records.slots.count
+        let node = nodes.makeFragment()
+        var slotContext = context
+        slotContext.parent = node
+        records.slots.append(
+            SlotRecord(
+                node: node,
+                context: slotContext,
+                position: positions.link(),
+                positionClaimed: positions.isClaimed,
+                component: component,
+                pathAddsComponent: pathAddsComponent,
+                thunk: thunk,
+                query: query,
+                queryLabel: label,
+                deliversTo: target
+            ))
+        nodes.link(node, to: context.parent)
+        records.scopes[context.scope].slots.append(index)
+        let owner = context.suspense
+        records.suspenses[owner].pendingCount += 1
+        records.suspenses[owner].slots.append(index)
+        if records.suspenses[owner].isResolved {
+            // Content of a resolved Suspense suspended again: it shows its fallback again.
+            records.suspenses[owner].isResolved = false
+            reopened.append(owner)
+        }
+        wait(index, on: query, promise: promise)
+    }
+
+    /// The typed Suspense that takes a keyless promise's value: the nearest one of its value type
+    /// at or above `suspense`, however many others lie between; -1 for a keyed promise.
+    private func deliveryTarget(
+        of promise: any AnyPromise,
+        from suspense: SuspenseIndex,
+        component: String,
+        errorPath: () -> ComponentPath
+    ) throws -> SuspenseIndex {
+        if promise.key != nil { return -1 }
+        var index = suspense
+        while index != Self.root {
+            let record = records.suspenses[index]
+            if let valueType = record.typedValueType, ObjectIdentifier(valueType) == ObjectIdentifier(promise.valueType) {
+                // The first suspension is not a re-suspension: only one after a delivery counts.
+                if record.deliveries > options.maxResuspensions {
+                    throw located(
+                        SuspenseError.stillSuspending(
+                            component: component, attempts: record.deliveries, lastQuery: promise.valueTypeName),
+                        at: errorPath())
+                }
+                return index
+            }
+            index = record.outer?.suspense ?? Self.root
+        }
+        throw located(
+            SuspenseError.keylessPromise(component: component, valueType: promise.valueTypeName),
+            at: errorPath())
+    }
+
+    private func identify(_ promise: any AnyPromise) -> (QueryID, String) {
+        if let key = promise.key { return (.key(key), key) }
+        return (waits.makeAnonymous(label: promise.valueTypeName), promise.valueTypeName)
+    }
+
+    private func wait(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise) {
+        records.slots[slot].query = query
+        // A key left pending for good, or stubbed as pending, never starts a query.
+        let stub: QueryOutcome?
+        switch query {
+        case .key(let key): stub = cache.stubbedOutcome(for: key)
+        case .anonymous: stub = cache.stubbedOutcome(for: promise.valueTypeName)
+        }
+        var neverResolves = false
+        if case .key(let key) = query, case .pendingForever = cache.entry(for: key) {
+            neverResolves = true
+        } else if case .pending = stub {
+            neverResolves = true
+        }
+        if neverResolves { return }
+        records.slots[slot].waitsInFlight = true
+        waits.add(slot, on: query, promise: promise, stub: stub)
+    }
+
+    /// Takes slots out of their Suspense's count: they resolved, or their region was discarded.
+    func retire(_ slots: [SlotIndex]) {
+        for slot in slots { retire(slot) }
+    }
+
+    func retire(_ slot: SlotIndex) {
+        guard records.slots[slot].isPending else { return }
+        records.slots[slot].isPending = false
+        records.slots[slot].thunk = nil
+        if records.slots[slot].waitsInFlight {
+            records.slots[slot].waitsInFlight = false
+            waits.remove(slot, from: records.slots[slot].query)
+        }
+        let owner = records.slots[slot].context.suspense
+        records.suspenses[owner].pendingCount -= 1
+        assert(records.suspenses[owner].pendingCount >= 0, "a Suspense counted more slots than it had")
+        if records.suspenses[owner].pendingCount == 0 {
+            touched.append(owner)
+        }
+    }
+
+    /// Resolves every Suspense whose last pending slot went away, discarding its fallback, and
+    /// shows the fallback of every one that went back to pending.
+    func settle() {
+        while !touched.isEmpty || !reopened.isEmpty {
+            while let index = touched.popLast() {
+                let record = records.suspenses[index]
+                guard !record.isResolved, record.pendingCount == 0, !record.isRoot, records.isAlive(index) else {
+                    continue
+                }
+                records.suspenses[index].isResolved = true
+                if record.fallbackScope >= 0 {
+                    retire(records.kill(record.fallbackScope))
+                    records.suspenses[index].fallbackScope = -1
+                }
+                nodes.removeChildren(of: record.fallbackNode)
+                noteChange(.resolved(index))
+            }
+            while let index = reopened.popLast() {
+                let record = records.suspenses[index]
+                guard !record.isResolved, record.pendingCount > 0, record.fallbackScope < 0, records.isAlive(index),
+                    let outer = record.outer
+                else { continue }
+                noteChange(.suspended(index))
+                do {
+                    try evaluateFallback(of: index)
+                } catch {
+                    route(error, from: outer.errorBoundary, path: outer.path.appending("Suspense"))
+                    if fatalError != nil { return }
+                }
+            }
+        }
+        checkBookkeeping()
+    }
+
+    // MARK: Query results
+
+    /// Applies one query's result (stored in the cache already, for a key): evaluates again the
+    /// slots waiting on it, or gives a typed Suspense the value of its keyless promise.
+    func apply(_ result: Result<any Sendable, any Error>, for query: QueryID) {
+        stack.anchor()
+        let slots = waits.take(query)
+        QueryCache.$current.withValue(cache) {
+            for slot in slots where records.slots[slot].isPending && records.slots[slot].waitsInFlight {
+                records.slots[slot].waitsInFlight = false
+                let target = records.slots[slot].deliversTo
+                switch (target >= 0, result) {
+                case (true, .success(let value)):
+                    deliver(value, to: target)
+                case (true, .failure(let error)):
+                    // A keyless query failed: the error surfaces at the component that threw it.
+                    let record = records.slots[slot]
+                    route(error, from: record.context.errorBoundary, path: record.errorPath)
+                case (false, _):
+                    rerun(slot)
+                }
+                if fatalError != nil { return }
+            }
+        }
+        if fatalError == nil { settle() }
+    }
+
+    private func rerun(_ slot: SlotIndex) {
+        let record = records.slots[slot]
+        guard let thunk = record.thunk else { return }
+        let saved = context
+        context = record.context
+        positions.enterRegion(record.position, claimed: record.positionClaimed)
+        defer {
+            positions.pop()
+            context = saved
+        }
+        do {
+            try thunk(self)
+            retire(slot)
+            if shellSent, record.context.suspense == Self.root {
+                // Filled in a region already shown (an ErrorBoundary's fallback outside any Suspense).
+                noteChange(.region(record.context.region))
+            }
+        } catch let promise as any AnyPromise {
+            records.slots[slot].resuspensions += 1
+            let attempts = records.slots[slot].resuspensions
+            do {
+                guard attempts <= options.maxResuspensions else {
+                    throw located(
+                        SuspenseError.stillSuspending(
+                            component: record.component, attempts: attempts,
+                            lastQuery: promise.key ?? promise.valueTypeName),
+                        at: record.errorPath)
+                }
+                let target = try deliveryTarget(
+                    of: promise, from: record.context.suspense, component: record.component,
+                    errorPath: { record.errorPath })
+                let (query, label) = identify(promise)
+                records.slots[slot].queryLabel = label
+                records.slots[slot].deliversTo = target
+                wait(slot, on: query, promise: promise)
+            } catch {
+                route(error, from: record.context.errorBoundary, path: record.errorPath)
+            }
+        } catch {
+            route(error, from: record.context.errorBoundary, path: record.errorPath)
+        }
+    }
+
+    /// Gives a typed Suspense the value of a keyless promise: its content is evaluated again from
+    /// scratch with the value.
+    private func deliver(_ value: any Sendable, to index: SuspenseIndex) {
+        guard records.isAlive(index), let outer = records.suspenses[index].outer else { return }
+        let wasResolved = records.suspenses[index].isResolved
+        records.suspenses[index].deliveries += 1
+        retire(records.kill(records.suspenses[index].contentScope))
+        records.suspenses[index].contentScope = records.makeScope(parent: outer.scope)
+        nodes.removeChildren(of: records.suspenses[index].contentNode)
+        do {
+            try evaluateContent(of: index, value: value)
+        } catch {
+            route(error, from: outer.errorBoundary, path: outer.path.appending("Suspense"))
+            return
+        }
+        if records.suspenses[index].pendingCount == 0 {
+            if wasResolved { noteChange(.resolved(index)) } else { touched.append(index) }
+        } else if wasResolved {
+            records.suspenses[index].isResolved = false
+            reopened.append(index)
+        }
+    }
+
+    /// Fails the render if the root itself is still suspended when no query is left running.
+    func checkFinished() throws {
+        if let fatalError { throw fatalError }
+        let root = records.suspenses[Self.root]
+        if root.pendingCount > 0 {
+            let first = root.slots.first { records.slots[$0].isPending }
+            throw RenderError(
+                path: first.map { records.slots[$0].errorPath.names } ?? [],
+                underlying: SuspenseError.rootSuspendedForever(queries: records.pendingQueries(of: Self.root))
+            )
+        }
+    }
+
+    /// In debug builds, checks the counters kept by hand against the records they count.
+    func checkBookkeeping() {
+        #if DEBUG
+            // Counting is linear in the render's size; a pass of a large render skips it.
+            guard records.slots.count <= 2_000 else { return }
+            var pending = [Int](repeating: 0, count: records.suspenses.count)
+            var inFlight = 0
+            for slot in records.slots where slot.isPending {
+                pending[slot.context.suspense] += 1
+                if slot.waitsInFlight { inFlight += 1 }
+            }
+            for (index, record) in records.suspenses.enumerated() {
+                assert(record.pendingCount == pending[index], "Suspense \(index) counts \(record.pendingCount) pending slots, has \(pending[index])")
+            }
+            assert(waits.activeWaiters == inFlight, "the wait table counts \(waits.activeWaiters) waiters, slots say \(inFlight)")
+        #endif
+    }
+}

@@ -1,0 +1,92 @@
+/// The queries that slots of one render wait on: for each, the slots in the order they
+/// suspended and how many of them still wait; and the queries discovered in the current pass,
+/// to start when it ends.
+struct WaitTable {
+    struct Waiters {
+        var slots: [SlotIndex] = []
+        /// Slots still waiting; when it drops to zero the query is no longer wanted.
+        var live = 0
+        /// Whether the query was handed to the runner already.
+        var isStarted = false
+    }
+
+    /// A query discovered in a pass, to start once the pass is over, with the outcome a test
+    /// stubbed for it, if any, looked up once when it was discovered.
+    struct NewQuery {
+        let id: QueryID
+        let label: String
+        let promise: any AnyPromise
+        let stub: QueryOutcome?
+    }
+
+    private var table: [QueryID: Waiters] = [:]
+    private var discovered: [NewQuery] = []
+    /// Started queries that no slot waits on any more, to cancel.
+    private var abandoned: [QueryID] = []
+    /// Pending slots waiting on a query in flight; the render goes on while this is > 0.
+    private(set) var activeWaiters = 0
+    private var nextAnonymous = 0
+    /// What each keyless query is called in events and frames: its promise's type.
+    private var anonymousLabels: [Int: String] = [:]
+
+    mutating func makeAnonymous(label: String) -> QueryID {
+        nextAnonymous += 1
+        anonymousLabels[nextAnonymous] = label
+        return .anonymous(nextAnonymous)
+    }
+
+    func label(of query: QueryID) -> String {
+        switch query {
+        case .key(let key): return key
+        case .anonymous(let number): return anonymousLabels[number] ?? "keyless query"
+        }
+    }
+
+    mutating func add(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise, stub: QueryOutcome?) {
+        activeWaiters += 1
+        var waiters = table[query, default: Waiters()]
+        waiters.slots.append(slot)
+        waiters.live += 1
+        if waiters.slots.count == 1 && !waiters.isStarted {
+            discovered.append(NewQuery(id: query, label: label(of: query), promise: promise, stub: stub))
+        }
+        table[query] = waiters
+    }
+
+    /// A slot stopped waiting on `query` (it was discarded).
+    mutating func remove(_ slot: SlotIndex, from query: QueryID) {
+        activeWaiters -= 1
+        guard var waiters = table[query] else { return }
+        waiters.live -= 1
+        if waiters.live == 0 {
+            table[query] = nil
+            if waiters.isStarted { abandoned.append(query) }
+        } else {
+            table[query] = waiters
+        }
+    }
+
+    /// The slots waiting on `query`, whose result arrived; the query is forgotten.
+    mutating func take(_ query: QueryID) -> [SlotIndex] {
+        guard let waiters = table.removeValue(forKey: query) else { return [] }
+        activeWaiters -= waiters.live
+        return waiters.slots
+    }
+
+    /// The queries to start now: those discovered since the last call that a slot still waits
+    /// on. A query whose waiters were all discarded in the same pass is never started.
+    mutating func takeDiscovered() -> [NewQuery] {
+        defer { discovered = [] }
+        return discovered.filter { new in
+            guard let waiters = table[new.id], !waiters.isStarted else { return false }
+            table[new.id]?.isStarted = true
+            return true
+        }
+    }
+
+    /// Started queries no slot waits on any more.
+    mutating func takeAbandoned() -> [QueryID] {
+        defer { abandoned = [] }
+        return abandoned
+    }
+}

@@ -83,8 +83,10 @@ extension QueryCache {
         }
     }
 
-    /// Stops `mailbox` waiting on `key`; the last render to leave cancels the run.
-    func leave(_ key: String, mailbox: QueryMailbox) {
+    /// Stops `mailbox` waiting on `key`; the last render to leave cancels the run, and gets its
+    /// task back to wait for.
+    @discardableResult
+    func leave(_ key: String, mailbox: QueryMailbox) -> Task<Void, Never>? {
         let task: Task<Void, Never>? = state.withLock { state in
             guard var running = state.inFlight[key] else { return nil }
             running.mailboxes[ObjectIdentifier(mailbox)] = nil
@@ -96,6 +98,7 @@ extension QueryCache {
             return nil
         }
         task?.cancel()
+        return task
     }
 
     /// How many queries are running for renders of this cache (for tests).
@@ -111,6 +114,8 @@ final class QueryRunner {
     let mailbox = QueryMailbox()
     private var keys: Set<String> = []
     private var anonymous: [Int: Task<Void, Never>] = [:]
+    /// Runs this render cancelled, to wait for before it returns.
+    private var cancelled: [Task<Void, Never>] = []
 
     init(cache: QueryCache) {
         self.cache = cache
@@ -120,6 +125,8 @@ final class QueryRunner {
     func start(_ query: WaitTable.NewQuery) -> Bool {
         switch query.id {
         case .key(let key):
+            // Already waited on by this render (its slots were discarded, then another asked).
+            if keys.contains(key) { return false }
             switch cache.join(key, mailbox: mailbox, promise: query.promise, stub: query.stub) {
             case .stored(let result):
                 mailbox.post(query.id, result)
@@ -153,19 +160,34 @@ final class QueryRunner {
     func cancel(_ query: QueryID) {
         switch query {
         case .key(let key):
-            if keys.remove(key) != nil { cache.leave(key, mailbox: mailbox) }
+            if keys.remove(key) != nil, let task = cache.leave(key, mailbox: mailbox) {
+                cancelled.append(task)
+            }
         case .anonymous(let number):
-            anonymous.removeValue(forKey: number)?.cancel()
+            if let task = anonymous.removeValue(forKey: number) {
+                task.cancel()
+                cancelled.append(task)
+            }
         }
     }
 
-    /// Leaves every query still waited on: when the render returns, throws or is cancelled.
-    func cancelAll() {
-        for key in keys { cache.leave(key, mailbox: mailbox) }
+    /// Leaves every query still waited on, when the render returns, throws or is cancelled, and
+    /// waits until the queries it cancelled have stopped, so that nothing the render started
+    /// outlives it (as a task group's children would not). Queries other renders still wait on
+    /// go on for them.
+    func finish(isolation: isolated (any Actor)? = #isolation) async {
+        for key in keys {
+            if let task = cache.leave(key, mailbox: mailbox) { cancelled.append(task) }
+        }
         keys = []
-        for task in anonymous.values { task.cancel() }
+        for task in anonymous.values {
+            task.cancel()
+            cancelled.append(task)
+        }
         anonymous = [:]
         mailbox.close()
+        for task in cancelled { await task.value }
+        cancelled = []
     }
 }
 

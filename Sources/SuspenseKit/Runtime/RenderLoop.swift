@@ -15,10 +15,16 @@ extension _Resolver {
         let resolver = _Resolver(cache: cache, options: options, canLeaveThread: isolation == nil)
         let runner = QueryRunner(cache: cache)
         // Whatever happens, the render leaves every query it still waits on: a query no other
-        // render waits on is cancelled.
-        defer { runner.cancelAll() }
-        try resolver.evaluateRoot(component)
-        return try await drive(resolver, runner: runner, options: options, consumer: &consumer)
+        // render waits on is cancelled, and stops before the render returns.
+        do {
+            try resolver.evaluateRoot(component)
+            let tree = try await drive(resolver, runner: runner, options: options, consumer: &consumer)
+            await runner.finish()
+            return tree
+        } catch {
+            await runner.finish()
+            throw error
+        }
     }
 
     private static func drive<Consumer: RenderEventConsumer>(

@@ -179,10 +179,14 @@ extension _Resolver {
     /// slots waiting on it, or gives a typed Suspense the value of its keyless promise.
     func apply(_ result: Result<any Sendable, any Error>, for query: QueryID) {
         stack.anchor()
-        let slots = waits.take(query)
+        // The slots stop waiting all at once, before any is evaluated again: evaluating one may
+        // discard another, which must then not count as waiting any more.
+        let slots = waits.take(query).filter { records.slots[$0].isPending && records.slots[$0].waitsInFlight }
+        for slot in slots {
+            records.slots[slot].waitsInFlight = false
+        }
         QueryCache.$current.withValue(cache) {
-            for slot in slots where records.slots[slot].isPending && records.slots[slot].waitsInFlight {
-                records.slots[slot].waitsInFlight = false
+            for slot in slots where records.slots[slot].isPending {
                 let target = records.slots[slot].deliversTo
                 switch (target >= 0, result) {
                 case (true, .success(let value)):

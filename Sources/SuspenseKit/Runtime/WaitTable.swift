@@ -21,7 +21,7 @@ struct WaitTable {
 
     private var table: [QueryID: Waiters] = [:]
     private var discovered: [NewQuery] = []
-    /// Started queries that no slot waits on any more, to cancel.
+    /// Started keyless queries that no slot waits on any more, to cancel.
     private var abandoned: [QueryID] = []
     /// Pending slots waiting on a query in flight; the render goes on while this is > 0.
     private(set) var activeWaiters = 0
@@ -60,7 +60,10 @@ struct WaitTable {
         waiters.live -= 1
         if waiters.live == 0 {
             table[query] = nil
-            if waiters.isStarted { abandoned.append(query) }
+            // A keyless query is this slot's alone: nobody can want it any more. A keyed one
+            // goes on until the render ends, since another component of the render may still
+            // ask for its key, and a key runs at most once per render.
+            if waiters.isStarted, case .anonymous = query { abandoned.append(query) }
         } else {
             table[query] = waiters
         }

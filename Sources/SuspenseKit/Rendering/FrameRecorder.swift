@@ -32,7 +32,8 @@ struct FrameRecorder: RenderEventConsumer {
         case .queryFinished(let label), .queryFailed(let label, _):
             flush()
             cause = label
-        case .resolved(let id, let tree), .suspended(let id, let tree), .caught(let id, let tree, _):
+        case .resolved(let id, let tree), .suspended(let id, let tree), .waiting(let id, let tree),
+            .caught(let id, let tree, _):
             guard let tree else { return }
             replace(id, with: tree.node())
         case .updated(let tree):

@@ -13,6 +13,9 @@ enum RenderEvent {
     case resolved(BoundaryID, RenderTree?)
     /// Content of a resolved Suspense suspended again: it shows its fallback again.
     case suspended(BoundaryID, RenderTree?)
+    /// A pending Suspense waits on other queries than before (some arrived, others are still
+    /// pending): what it shows is unchanged, but its state in the `.tree` format is not.
+    case waiting(BoundaryID, RenderTree?)
     /// An ErrorBoundary caught an error (or content of its fallback arrived): its fallback
     /// replaces its content.
     case caught(BoundaryID, RenderTree?, error: (any Error)?)
@@ -41,6 +44,8 @@ protocol RenderEventConsumer {
 enum BoundaryChange {
     case resolved(SuspenseIndex)
     case suspended(SuspenseIndex)
+    /// A slot of this Suspense resolved or suspended on another query.
+    case progressed(SuspenseIndex)
     case caught(ErrorBoundaryIndex)
     case region(Region)
 }
@@ -71,27 +76,49 @@ extension _Resolver {
         return .shell(withSubtree ? tree() : nil, pending: pending)
     }
 
-    /// The boundary events for the changes noted since the last call, with subtrees if asked.
-    /// A change to a boundary that was discarded since is dropped.
+    /// The boundary events for the changes noted since the last call, with subtrees if asked:
+    /// one event per boundary, in the order each was first changed, telling its state now. A
+    /// change to a boundary that was discarded since is dropped.
     func takeChanges(withSubtrees: Bool) -> [RenderEvent] {
         defer { changes = [] }
-        var events: [RenderEvent] = []
+        var suspended = Set<SuspenseIndex>()
+        var order: [Region] = []
+        var seen = Set<String>()
+        func add(_ region: Region) {
+            let key: String
+            switch region {
+            case .root: key = "r"
+            case .suspense(let index): key = "s\(index)"
+            case .errorBoundary(let index): key = "e\(index)"
+            }
+            if seen.insert(key).inserted { order.append(region) }
+        }
         for change in changes {
             switch change {
-            case .resolved(let index) where records.isAlive(index) && records.suspenses[index].isResolved,
-                .suspended(let index) where records.isAlive(index) && !records.suspenses[index].isResolved:
-                let record = records.suspenses[index]
-                let subtree = withSubtrees ? RenderTree(nodes, records: records, root: record.node) : nil
-                events.append(record.isResolved ? .resolved(record.id, subtree) : .suspended(record.id, subtree))
-            case .caught(let index) where isAlive(errorBoundary: index):
-                events.append(caughtEvent(index, withSubtree: withSubtrees))
-            case .region(.root):
+            case .resolved(let index), .progressed(let index): add(.suspense(index))
+            case .suspended(let index):
+                suspended.insert(index)
+                add(.suspense(index))
+            case .caught(let index): add(.errorBoundary(index))
+            case .region(let region): add(region)
+            }
+        }
+        var events: [RenderEvent] = []
+        for region in order {
+            switch region {
+            case .root:
                 events.append(.updated(withSubtrees ? tree() : nil))
-            case .region(.suspense(let index)) where records.isAlive(index):
+            case .suspense(let index) where records.isAlive(index):
                 let record = records.suspenses[index]
                 let subtree = withSubtrees ? RenderTree(nodes, records: records, root: record.node) : nil
-                events.append(record.isResolved ? .resolved(record.id, subtree) : .suspended(record.id, subtree))
-            case .region(.errorBoundary(let index)) where isAlive(errorBoundary: index):
+                if record.isResolved {
+                    events.append(.resolved(record.id, subtree))
+                } else if suspended.contains(index) {
+                    events.append(.suspended(record.id, subtree))
+                } else {
+                    events.append(.waiting(record.id, subtree))
+                }
+            case .errorBoundary(let index) where isAlive(errorBoundary: index):
                 events.append(caughtEvent(index, withSubtree: withSubtrees))
             default:
                 break

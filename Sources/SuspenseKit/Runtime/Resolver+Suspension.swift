@@ -217,9 +217,11 @@ extension _Resolver {
         do {
             try thunk(self)
             retire(slot)
-            if shellSent, record.context.suspense == Self.root {
+            if record.context.suspense == Self.root {
                 // Filled in a region already shown (an ErrorBoundary's fallback outside any Suspense).
                 noteChange(.region(record.context.region))
+            } else {
+                noteChange(.progressed(record.context.suspense))
             }
         } catch let promise as any AnyPromise {
             records.slots[slot].resuspensions += 1
@@ -239,6 +241,7 @@ extension _Resolver {
                 records.slots[slot].queryLabel = label
                 records.slots[slot].deliversTo = target
                 wait(slot, on: query, promise: promise)
+                if label != record.queryLabel { noteChange(.progressed(record.context.suspense)) }
             } catch {
                 route(error, from: record.context.errorBoundary, path: record.errorPath)
             }

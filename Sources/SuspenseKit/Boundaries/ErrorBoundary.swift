@@ -33,7 +33,7 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
         let makeFallback = component.makeFallback
         try resolver.resolveErrorBoundary(
             content: { try $0.evaluate(makeContent, newLevel: false) },
-            fallback: { resolver, error in try resolver.evaluate { try makeFallback(error) } }
+            fallback: { resolver, error in try resolver.evaluate({ try makeFallback(error) }, newLevel: false) }
         )
     }
 }

@@ -56,7 +56,7 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
         try resolver.resolveSuspense(
             typedValueType: component.typedValueType,
             content: { resolver, value in try resolver.evaluate({ try makeContent(value) }, newLevel: false) },
-            fallback: { resolver in try resolver.evaluate(makeFallback) }
+            fallback: { resolver in try resolver.evaluate(makeFallback, newLevel: false) }
         )
     }
 }

@@ -101,9 +101,14 @@ extension QueryCache {
         return task
     }
 
-    /// How many queries are running for renders of this cache (for tests).
+    /// How many queries are running for renders of this cache.
     var runningQueryCount: Int {
         state.withLock { $0.inFlight.count }
+    }
+
+    /// How many renders wait on the run of `key` in flight.
+    func subscriberCount(of key: String) -> Int {
+        state.withLock { $0.inFlight[key]?.mailboxes.count ?? 0 }
     }
 }
 

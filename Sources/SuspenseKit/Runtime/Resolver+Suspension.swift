@@ -273,6 +273,21 @@ extension _Resolver {
         }
     }
 
+    /// Stops waiting on the queries of a Suspense's pending slots (for a timeout): the slots stay
+    /// pending, so the Suspense keeps its fallback. Returns the queries no other slot of the
+    /// render waits on, for the runner to leave (which cancels those no other render waits on).
+    func stopWaiting(for suspense: SuspenseIndex) -> [QueryID] {
+        var stopped: [QueryID] = []
+        for slot in records.suspenses[suspense].slots
+        where records.slots[slot].isPending && records.slots[slot].waitsInFlight {
+            records.slots[slot].waitsInFlight = false
+            let query = records.slots[slot].query
+            if waits.stopWaiting(slot, on: query) { stopped.append(query) }
+        }
+        checkBookkeeping()
+        return stopped
+    }
+
     /// Fails the render if the root itself is still suspended when no query is left running.
     func checkFinished() throws {
         if let fatalError { throw fatalError }

@@ -69,6 +69,20 @@ struct WaitTable {
         }
     }
 
+    /// A slot stops waiting on `query` though it stays pending (its boundary gave up on it);
+    /// returns whether no slot of the render waits on the query any more.
+    mutating func stopWaiting(_ slot: SlotIndex, on query: QueryID) -> Bool {
+        activeWaiters -= 1
+        guard var waiters = table[query] else { return true }
+        waiters.live -= 1
+        if waiters.live == 0 {
+            table[query] = nil
+            return true
+        }
+        table[query] = waiters
+        return false
+    }
+
     /// The slots waiting on `query`, whose result arrived; the query is forgotten.
     mutating func take(_ query: QueryID) -> [SlotIndex] {
         guard let waiters = table.removeValue(forKey: query) else { return [] }

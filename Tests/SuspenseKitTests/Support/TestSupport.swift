@@ -16,6 +16,11 @@ final class Counter: Sendable {
         count.add(1, ordering: .sequentiallyConsistent).newValue
     }
 
+    @discardableResult
+    func decrement() -> Int {
+        count.subtract(1, ordering: .sequentiallyConsistent).newValue
+    }
+
     var value: Int { count.load(ordering: .sequentiallyConsistent) }
 }
 

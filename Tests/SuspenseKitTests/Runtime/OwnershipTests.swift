@@ -1,0 +1,201 @@
+import Testing
+
+@testable import SuspenseKit
+
+/// Counts the instances of `Tracked` that are alive: a render owns nothing once it returns or
+/// throws, so the count must be back to zero after every kind of render.
+private final class LiveCount: Sendable {
+    let count = Counter()
+    let made = Counter()
+}
+
+/// One instance per component value, per query closure and per fallback: whatever a render
+/// captures holds one, and releases it only when it is itself released.
+private final class Tracked: Sendable {
+    let live: LiveCount
+
+    init(_ live: LiveCount) {
+        self.live = live
+        live.count.increment()
+        live.made.increment()
+    }
+
+    deinit {
+        live.count.decrement()
+    }
+}
+
+/// A component that holds a `Tracked`, and whose query closure captures another.
+private struct Holder: Component {
+    let tracked: Tracked
+    let text: String
+
+    init(_ key: String, live: LiveCount, fails: Bool = false) throws {
+        tracked = Tracked(live)
+        let captured = Tracked(live)
+        text = try resolveValue(key: key) {
+            _ = captured
+            await Task.yield()
+            if fails { throw TestFailure("\(key) failed") }
+            return key
+        }
+    }
+
+    var body: some Component { Text(text) }
+}
+
+/// A component for a typed Suspense: suspends on a keyless promise until it has the value.
+private struct TypedHolder: Component {
+    let tracked: Tracked
+    let value: Int
+
+    init(value: Int?, live: LiveCount) throws {
+        tracked = Tracked(live)
+        let captured = Tracked(live)
+        self.value = try resolveValue(value) {
+            _ = captured
+            await Task.yield()
+            return 7
+        }
+    }
+
+    var body: some Component { Text("\(value)") }
+}
+
+/// A component whose query never ends on its own, only when it is cancelled.
+private struct NeverEnding: Component {
+    let tracked: Tracked
+
+    init(_ key: String, live: LiveCount, started: Counter) throws {
+        tracked = Tracked(live)
+        let captured = Tracked(live)
+        let _: Int = try resolveValue(key: key) {
+            _ = captured
+            started.increment()
+            try await Task.sleep(for: .seconds(3600))
+            return 0
+        }
+    }
+
+    var body: some Component { Text("never") }
+}
+
+/// Every closure of its body captures the page, so its `token` stays alive as long as any
+/// closure the render keeps (a boundary's content, a suspended child's thunk) is alive.
+private struct Page: Component {
+    let live: LiveCount
+    let count: Int
+    let token: Tracked
+
+    init(live: LiveCount, count: Int) {
+        self.live = live
+        self.count = count
+        self.token = Tracked(live)
+    }
+
+    var body: some Component {
+        ErrorBoundary {
+            Suspense {
+                ForEach(0..<count) { index in
+                    try Holder("item/\(index)", live: live, fails: index == 3)
+                }
+            } fallback: {
+                FallbackText(live: live)
+            }
+            Suspense { (value: Int?) in
+                try TypedHolder(value: value, live: live)
+            }
+            Suspense {
+                // Never resolves: its slot, and the thunk that would evaluate it again, live
+                // until the render ends.
+                try Holder("forever", live: live)
+                Text(token.live === live ? "" : "?")
+            }
+        } fallback: { error in
+            FallbackText(live: live)
+        }
+        Suspense {
+            ForEach(0..<count) { index in
+                try Holder("other/\(index)", live: live)
+            }
+        } fallback: {
+            FallbackText(live: live)
+        }
+    }
+}
+
+private struct FallbackText: Component {
+    let tracked: Tracked
+    init(live: LiveCount) { tracked = Tracked(live) }
+    var body: some Component { Text("…") }
+}
+
+@Suite struct OwnershipTests {
+    @Test func nothingARenderCapturedOutlivesIt() async throws {
+        let live = LiveCount()
+        let cache = QueryCache()
+        cache.suspendForever("forever")
+        for format in [RenderFormat.tree, .plain, .html] {
+            _ = try await render(Page(live: live, count: 20), as: format, cache: cache)
+            #expect(live.count.value == 0)
+        }
+        _ = try await resolve(Page(live: live, count: 20), cache: cache)
+        #expect(live.count.value == 0)
+        let frames = try await resolveFrames(Page(live: live, count: 20), cache: QueryCache.forever())
+        #expect(frames.count > 1)
+        #expect(live.count.value == 0)
+        // The renders really made and suspended what they were given.
+        #expect(live.made.value > 300)
+    }
+
+    @Test func aFailedRenderReleasesEverything() async throws {
+        let live = LiveCount()
+        let token = Tracked(live)
+        // The closures capture `token`: it lives as long as the render keeps any of them.
+        let page = Suspense {
+            ForEach(0..<10) { try Holder("fails/\($0)", live: token.live, fails: $0 == 5) }
+        }
+        await #expect(throws: RenderError.self) { try await render(page) }
+        // Only the test's own token is left.
+        #expect(live.count.value == 1)
+        _ = token
+    }
+
+    @Test func aCancelledRenderReleasesEverything() async throws {
+        let live = LiveCount()
+        let started = Counter()
+        let token = Tracked(live)
+        let task = Task {
+            try await render(Suspense { ForEach(0..<10) { try NeverEnding("never/\($0)", live: token.live, started: started) } })
+        }
+        try await waitUntil("the queries to start", seconds: 60) { started.value == 10 }
+        task.cancel()
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(live.count.value == 1)
+        _ = token
+    }
+
+    @Test func repeatedRendersSharingACacheKeepNothingButTheCachedValues() async throws {
+        let live = LiveCount()
+        let cache = QueryCache()
+        for round in 0..<5 {
+            // New keys each round, so that every round suspends.
+            let page = Suspense {
+                ForEach(0..<50) { try Holder("round\(round)/\($0)", live: live) }
+            }
+            _ = try await render(page, cache: cache)
+            #expect(live.count.value == 0)
+            #expect(cache.runningQueryCount == 0)
+        }
+        #expect(cache.value(for: "round4/49", as: String.self) == "round4/49")
+    }
+}
+
+extension QueryCache {
+    fileprivate static func forever() -> QueryCache {
+        let cache = QueryCache()
+        cache.suspendForever("forever")
+        return cache
+    }
+}

@@ -51,7 +51,7 @@ private struct Unprotected: Component {
         #expect(
             try await tree(Page()) == """
                 Page
-                └─ ErrorBoundary [caught: user 1 is gone]
+                └─ ErrorBoundary #0 [caught: user 1 is gone]
                    └─ "Could not load: user 1 is gone"
                 """)
     }
@@ -70,10 +70,10 @@ private struct Unprotected: Component {
         }
         #expect(
             try await tree(page) == """
-                Suspense [resolved]
+                Suspense #0 [resolved]
                 ├─ Card
                 │  └─ "a"
-                ├─ ErrorBoundary [caught: b failed]
+                ├─ ErrorBoundary #0.1 [caught: b failed]
                 │  └─ "b unavailable"
                 └─ Card
                    └─ "c"
@@ -185,8 +185,8 @@ private struct Unprotected: Component {
         }
         #expect(
             try await tree(page) == """
-                Suspense [resolved]
-                └─ ErrorBoundary [caught: sibling failed]
+                Suspense #0 [resolved]
+                └─ ErrorBoundary #0.0 [caught: sibling failed]
                    └─ "fallback"
                 """)
         #expect(runs.value == 0)

@@ -56,7 +56,7 @@ private struct Count: Component {
         }
         #expect(
             try await render(page, as: .tree, cache: cache) == """
-                Suspense [pending: profile]
+                Suspense #0 [pending: profile]
                 └─ "Loading…"
                 " done"
                 """)

@@ -43,8 +43,8 @@ private struct Page: Component {
         #expect(
             try await render(Page(), as: .tree) == """
                 Page
-                └─ ErrorBoundary
-                   └─ Suspense [resolved]
+                └─ ErrorBoundary #0
+                   └─ Suspense #0.0 [resolved]
                       ├─ UserCard
                       │  └─ <p>
                       │     └─ "Hi, my name is Ann."

@@ -151,8 +151,8 @@ private let treeOutput = """
        ├─ <img src="/a.png" alt="A \\"B\\"">
        ├─ <br>
        ├─ raw "<hr/><b>raw</b>"
-       ├─ ErrorBoundary
-       │  └─ Suspense [resolved]
+       ├─ ErrorBoundary #0.4
+       │  └─ Suspense #0.4.0 [resolved]
        │     ├─ Card
        │     │  └─ <p class="card \\"x\\" & 'y'" data-id="1">
        │     │     └─ "Hi, User 1 <\\"&'>."
@@ -162,17 +162,17 @@ private let treeOutput = """
        │     ├─ Card
        │     │  └─ <p class="card \\"x\\" & 'y'" data-id="1">
        │     │     └─ "Hi, User 1 <\\"&'>."
-       │     └─ Suspense [resolved]
+       │     └─ Suspense #0.4.0.3 [resolved]
        │        └─ Card
        │           └─ <p class="card \\"x\\" & 'y'" data-id="1">
        │              └─ "Hi, User 3 <\\"&'>."
-       ├─ ErrorBoundary [caught: boom <&>]
+       ├─ ErrorBoundary #0.5 [caught: boom <&>]
        │  └─ <p>
        │     └─ "caught: boom <&>"
-       ├─ Suspense [pending: forever]
+       ├─ Suspense #0.6 [pending: forever]
        │  └─ <div>
        │     └─ "still loading"
-       ├─ Suspense [resolved]
+       ├─ Suspense #0.7 [resolved]
        │  └─ Typed
        │     └─ <em>
        │        └─ "typed"
@@ -237,47 +237,47 @@ private let prettyOutput = """
 
 private let framesSummary = """
     == initial
-    ErrorBoundary
-    Suspense [pending: user/1, user/2]
-    ErrorBoundary
-    Suspense [pending: fails]
-    Suspense [pending: forever]
-    Suspense [pending: Promise<Loaded>]
+    ErrorBoundary #0.4
+    Suspense #0.4.0 [pending: user/1, user/2]
+    ErrorBoundary #0.5
+    Suspense #0.5.0 [pending: fails]
+    Suspense #0.6 [pending: forever]
+    Suspense #0.7 [pending: Promise<Loaded>]
     == user/1
-    ErrorBoundary
-    Suspense [pending: user/2]
-    ErrorBoundary
-    Suspense [pending: fails]
-    Suspense [pending: forever]
-    Suspense [pending: Promise<Loaded>]
+    ErrorBoundary #0.4
+    Suspense #0.4.0 [pending: user/2]
+    ErrorBoundary #0.5
+    Suspense #0.5.0 [pending: fails]
+    Suspense #0.6 [pending: forever]
+    Suspense #0.7 [pending: Promise<Loaded>]
     == user/2
-    ErrorBoundary
-    Suspense [resolved]
-    Suspense [pending: user/3]
-    ErrorBoundary
-    Suspense [pending: fails]
-    Suspense [pending: forever]
-    Suspense [pending: Promise<Loaded>]
+    ErrorBoundary #0.4
+    Suspense #0.4.0 [resolved]
+    Suspense #0.4.0.3 [pending: user/3]
+    ErrorBoundary #0.5
+    Suspense #0.5.0 [pending: fails]
+    Suspense #0.6 [pending: forever]
+    Suspense #0.7 [pending: Promise<Loaded>]
     == user/3
-    ErrorBoundary
-    Suspense [resolved]
-    Suspense [resolved]
-    ErrorBoundary
-    Suspense [pending: fails]
-    Suspense [pending: forever]
-    Suspense [pending: Promise<Loaded>]
+    ErrorBoundary #0.4
+    Suspense #0.4.0 [resolved]
+    Suspense #0.4.0.3 [resolved]
+    ErrorBoundary #0.5
+    Suspense #0.5.0 [pending: fails]
+    Suspense #0.6 [pending: forever]
+    Suspense #0.7 [pending: Promise<Loaded>]
     == fails
-    ErrorBoundary
-    Suspense [resolved]
-    Suspense [resolved]
-    ErrorBoundary [caught: boom <&>]
-    Suspense [pending: forever]
-    Suspense [pending: Promise<Loaded>]
+    ErrorBoundary #0.4
+    Suspense #0.4.0 [resolved]
+    Suspense #0.4.0.3 [resolved]
+    ErrorBoundary #0.5 [caught: boom <&>]
+    Suspense #0.6 [pending: forever]
+    Suspense #0.7 [pending: Promise<Loaded>]
     == Promise<Loaded>
-    ErrorBoundary
-    Suspense [resolved]
-    Suspense [resolved]
-    ErrorBoundary [caught: boom <&>]
-    Suspense [pending: forever]
-    Suspense [resolved]
+    ErrorBoundary #0.4
+    Suspense #0.4.0 [resolved]
+    Suspense #0.4.0.3 [resolved]
+    ErrorBoundary #0.5 [caught: boom <&>]
+    Suspense #0.6 [pending: forever]
+    Suspense #0.7 [resolved]
     """

@@ -60,7 +60,7 @@ private struct SuspendsInBody: Component {
         }
         #expect(
             try await tree(page) == """
-                Suspense [resolved]
+                Suspense #0 [resolved]
                 ├─ UserCard
                 │  └─ <p>
                 │     └─ "Hi, my name is User 1."
@@ -82,7 +82,7 @@ private struct SuspendsInBody: Component {
         #expect(frames.first?.cause == "initial")
         #expect(
             try frames.first?.node.rendered(as: .tree) == """
-                Suspense [pending: user/1, user/2]
+                Suspense #0 [pending: user/1, user/2]
                 └─ "Loading…"
                 """)
         #expect(
@@ -132,21 +132,21 @@ private struct SuspendsInBody: Component {
         #expect(
             try frames.map { try $0.node.rendered(as: .tree) } == [
                 """
-                Suspense [pending: outer]
+                Suspense #0 [pending: outer]
                 └─ "outer loading"
                 """,
                 """
-                Suspense [resolved]
+                Suspense #0 [resolved]
                 ├─ Outer
                 │  └─ "outer content"
-                └─ Suspense [pending: inner]
+                └─ Suspense #0.1 [pending: inner]
                    └─ "inner loading"
                 """,
                 """
-                Suspense [resolved]
+                Suspense #0 [resolved]
                 ├─ Outer
                 │  └─ "outer content"
-                └─ Suspense [resolved]
+                └─ Suspense #0.1 [resolved]
                    └─ Inner
                       └─ "inner content"
                 """,
@@ -192,7 +192,7 @@ private struct SuspendsInBody: Component {
     @Test func aComponentMaySuspendInItsBody() async throws {
         #expect(
             try await tree(Suspense { SuspendsInBody() }) == """
-                Suspense [resolved]
+                Suspense #0 [resolved]
                 └─ SuspendsInBody
                    └─ "from body"
                 """)
@@ -214,8 +214,8 @@ private struct SuspendsInBody: Component {
         let page = UserCardPlaceholder().suspense { Text("wait") }.errorBoundary { _ in Text("oops") }
         #expect(
             try await tree(page) == """
-                ErrorBoundary
-                └─ Suspense [resolved]
+                ErrorBoundary #0
+                └─ Suspense #0.0 [resolved]
                    └─ UserCardPlaceholder
                       └─ UserCard
                          └─ <p>
@@ -232,7 +232,7 @@ private struct SuspendsInBody: Component {
         let frames = try await resolveFrames(page)
         #expect(
             try frames.first?.node.rendered(as: .tree) == """
-                Suspense [pending: level/0/0]
+                Suspense #0 [pending: level/0/0]
                 └─ "loading 0"
                 """)
         #expect(
@@ -243,11 +243,11 @@ private struct SuspendsInBody: Component {
         #expect(frames.map(\.cause) == ["initial", "level/0/0", "level/1/0", "level/1/1", "level/2/0", "level/2/1"])
         #expect(
             try frames[1].node.rendered(as: .tree) == """
-                Suspense [resolved]
+                Suspense #0 [resolved]
                 └─ Level
                    └─ <div>
                       ├─ "0.0"
-                      └─ Suspense [pending: level/1/0, level/1/1]
+                      └─ Suspense #0.0.0.1 [pending: level/1/0, level/1/1]
                          └─ "loading 1"
                 """)
     }

@@ -16,7 +16,7 @@ import Testing
             as: .tree,
             outcomes: ["member/1": .value(Member(name: "Ann"))],
             matches: """
-                Suspense [resolved]
+                Suspense #0 [resolved]
                 └─ MemberCard
                    └─ <p class="member">
                       └─ "Hi, I am Ann."

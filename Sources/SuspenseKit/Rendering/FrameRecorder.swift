@@ -14,9 +14,43 @@ struct FrameRecorder: RenderEventConsumer {
     private var current: Node?
     private var cause = "initial"
     private var changed = false
-    /// Where each boundary stood when last seen: child indices from the root. Checked before
-    /// use, and found again by a walk when the tree moved.
-    private var locations: [BoundaryID: [Int]] = [:]
+    /// Where each boundary stood when last seen: child indices from the root, as links that
+    /// share their prefix (so indexing a deep tree costs one link per node, not a path each).
+    /// Checked before use, and found again by a walk when the tree moved.
+    private var locations: [BoundaryID: ChildPath] = [:]
+
+    /// A path of child indices, last step first.
+    private final class ChildPath {
+        let index: Int
+        private(set) var parent: ChildPath?
+
+        init(_ index: Int, parent: ChildPath?) {
+            self.index = index
+            self.parent = parent
+        }
+
+        /// Releases the chain above without recursion, as far as only this link holds it.
+        deinit {
+            var next = parent
+            parent = nil
+            while isKnownUniquelyReferenced(&next) {
+                let following = next?.parent
+                next?.parent = nil
+                next = following
+            }
+        }
+
+        /// The indices from the root.
+        var indices: [Int] {
+            var result: [Int] = []
+            var link: ChildPath? = self
+            while let current = link {
+                result.append(current.index)
+                link = current.parent
+            }
+            return result.reversed()
+        }
+    }
 
     var wantsSubtrees: Bool { true }
 
@@ -27,7 +61,7 @@ struct FrameRecorder: RenderEventConsumer {
             let node = tree.node()
             current = node
             locations = [:]
-            index(node, at: [])
+            index(node, at: nil)
             frames.append(RenderFrame(cause: "initial", node: node))
         case .queryFinished(let label), .queryFailed(let label, _):
             flush()
@@ -41,7 +75,7 @@ struct FrameRecorder: RenderEventConsumer {
             let node = tree.node()
             current = node
             locations = [:]
-            index(node, at: [])
+            index(node, at: nil)
             changed = true
         case .finished:
             flush()
@@ -62,13 +96,14 @@ struct FrameRecorder: RenderEventConsumer {
     /// (inside content still pending) is left alone.
     private mutating func replace(_ id: BoundaryID, with node: Node) {
         guard var root = current else { return }
-        var path = locations[id]
-        if path == nil || self.node(at: path!, in: root)?.boundaryID != id {
+        var link = locations[id]
+        if link == nil || self.node(at: link!.indices, in: root)?.boundaryID != id {
             locations = [:]
-            index(root, at: [])
-            path = locations[id]
+            index(root, at: nil)
+            link = locations[id]
         }
-        guard let path else { return }
+        guard let link else { return }
+        let path = link.indices
         // Copy the nodes along the path, set the new child at the bottom, and rebuild upwards:
         // siblings are shared with the previous frame.
         var chain = [root]
@@ -83,7 +118,7 @@ struct FrameRecorder: RenderEventConsumer {
         }
         root = child
         current = root
-        index(node, at: path)
+        index(node, at: link)
         changed = true
     }
 
@@ -96,13 +131,14 @@ struct FrameRecorder: RenderEventConsumer {
         return node
     }
 
-    /// Records where every boundary in `node` stands. Iterative.
-    private mutating func index(_ node: Node, at path: [Int]) {
+    /// Records where every boundary in `node`, which stands at `path` (nil: the root), stands.
+    /// Iterative.
+    private mutating func index(_ node: Node, at path: ChildPath?) {
         var stack = [(node, path)]
         while let (node, path) = stack.popLast() {
-            if let id = node.boundaryID { locations[id] = path }
+            if let id = node.boundaryID, let path { locations[id] = path }
             for (position, child) in node.children.enumerated() where child.boundaryID != nil || !child.children.isEmpty {
-                stack.append((child, path + [position]))
+                stack.append((child, ChildPath(position, parent: path)))
             }
         }
     }

@@ -125,7 +125,7 @@ struct ReliabilityFaultTests {
                 }
             }
         )
-        #expect(try node.rendered(as: .tree) == "Suspense [resolved]\n└─ ReliabilityReader\n   └─ \"content\"")
+        #expect(try node.rendered(as: .tree) == "Suspense #0 [resolved]\n└─ ReliabilityReader\n   └─ \"content\"")
         #expect(ledger.live == 0)
 
         // The content never resolves: the Suspense keeps its fallback, which resolved itself.
@@ -140,7 +140,7 @@ struct ReliabilityFaultTests {
             cache: cache
         )
         #expect(
-            try pending.rendered(as: .tree) == "Suspense [pending: content]\n└─ ReliabilityReader\n   └─ \"fallback\"")
+            try pending.rendered(as: .tree) == "Suspense #0 [pending: content]\n└─ ReliabilityReader\n   └─ \"fallback\"")
 
         // The fallback never resolves: the render still ends, with the content.
         let stuck = QueryCache()

@@ -49,10 +49,12 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
     var description: String { "deadline exceeded waiting for \(what)" }
 }
 
-/// Waits until `condition` holds, polling; fails instead of hanging after `seconds`.
+/// Waits until `condition` holds, polling; fails instead of hanging after `seconds` (a minute by
+/// default: the suite runs its tests in parallel on two cores, and long renders of other tests can
+/// hold both of the cooperative pool's threads for seconds).
 func waitUntil(
     _ what: String,
-    seconds: Double = 10,
+    seconds: Double = 60,
     _ condition: @Sendable () -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))

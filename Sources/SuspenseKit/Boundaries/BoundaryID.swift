@@ -48,6 +48,7 @@ public struct BoundaryID: Hashable, Sendable, CustomStringConvertible {
 
 /// One level of a position path. Immutable once made, shared by every place below it, so that a
 /// path costs one object per level however many places share it.
+@usableFromInline
 final class PositionLink: @unchecked Sendable {
     /// The index that marks a fallback region.
     static let fallbackIndex: Int32 = -1
@@ -92,28 +93,39 @@ final class PositionLink: @unchecked Sendable {
 /// level: a level's link is made only when something needs it (a boundary, a suspended child).
 @usableFromInline
 struct PositionStack {
+    @usableFromInline
     struct Entry {
-        var index: Int32
-        var link: PositionLink?
+        @usableFromInline var index: Int32
+        @usableFromInline var link: PositionLink?
         /// Whether the link was made for a region, or taken by a boundary already.
-        var claimed: Bool
+        @usableFromInline var claimed: Bool
         /// The cursor to restore when this entry is popped.
-        var savedCursor: Int32
-        var isRegion: Bool
+        @usableFromInline var savedCursor: Int32
+        @usableFromInline var isRegion: Bool
+
+        @inlinable
+        init(index: Int32, link: PositionLink?, claimed: Bool, savedCursor: Int32, isRegion: Bool) {
+            self.index = index
+            self.link = link
+            self.claimed = claimed
+            self.savedCursor = savedCursor
+            self.isRegion = isRegion
+        }
     }
 
-    private var entries: [Entry] = []
+    @usableFromInline var entries: [Entry] = []
     /// The index of the next child in the current level.
-    private var cursor: Int32 = 0
+    @usableFromInline var cursor: Int32 = 0
 
-    /// Enters the next child of the current level.
-    @usableFromInline
-    mutating func push() {
-        entries.append(Entry(index: cursor, link: nil, claimed: false, savedCursor: cursor + 1, isRegion: false))
+    /// Enters the next child of the current level; returns how many levels deep that is.
+    @inlinable @discardableResult
+    mutating func push() -> Int {
+        entries.append(Entry(index: cursor, link: nil, claimed: false, savedCursor: cursor &+ 1, isRegion: false))
         cursor = 0
+        return entries.count
     }
 
-    @usableFromInline
+    @inlinable
     mutating func pop() {
         cursor = entries.removeLast().savedCursor
     }

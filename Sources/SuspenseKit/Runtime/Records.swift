@@ -28,7 +28,7 @@ struct EvaluationContext {
     var region: Region
     var path: ComponentPath
     /// How many components, elements and boundaries enclose this place.
-    var depth: Int
+    @usableFromInline var depth: Int
 }
 
 /// A region of the tree that can be discarded as a whole: the content of a boundary that caught

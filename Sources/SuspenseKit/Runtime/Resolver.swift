@@ -106,11 +106,18 @@ public final class _Resolver {
     /// whose children are numbered directly below the boundary.
     @inlinable
     func evaluate<C: Component>(_ make: @escaping () throws -> C, newLevel: Bool) throws {
-        if stackIsLow() {
+        if newLevel {
+            // The stack is measured every fourth level: a chain passes every level, and the
+            // guard's reserve holds a few levels between two measurements.
+            if positions.push() & 3 == 0, stackIsLow() {
+                positions.pop()
+                try continueOnLargerStack { try $0.evaluate(make, newLevel: newLevel) }
+                return
+            }
+        } else if stackIsLow() {
             try continueOnLargerStack { try $0.evaluate(make, newLevel: newLevel) }
             return
         }
-        if newLevel { positions.push() }
         defer { if newLevel { positions.pop() } }
         let component: C
         do {
@@ -129,11 +136,11 @@ public final class _Resolver {
     /// costs no allocation per child.
     @inlinable
     func evaluate<Input, C: Component>(_ input: Input, with make: @escaping (Input) throws -> C) throws {
-        if stackIsLow() {
+        if positions.push() & 3 == 0, stackIsLow() {
+            positions.pop()
             try continueOnLargerStack { try $0.evaluate(input, with: make) }
             return
         }
-        positions.push()
         defer { positions.pop() }
         let component: C
         do {
@@ -149,7 +156,7 @@ public final class _Resolver {
 
     @inlinable
     func resolveComposite<C: Component>(_ component: C) throws {
-        if stackIsLow() {
+        if context.depth & 3 == 0, stackIsLow() {
             try continueOnLargerStack { try $0.resolveComposite(component) }
             return
         }

@@ -5,30 +5,104 @@ enum ReliabilityPropertyRunner {
     typealias Harness = ReliabilityHarness
     typealias Model = ReliabilityModel
 
+    /// How long a render (or a group of renders) may take before the check calls it a hang;
+    /// generated cases take milliseconds.
+    static let timeout: Duration = .seconds(20)
+
     /// Runs one case once. Returns `nil` when the resolver agrees with the model and every query
     /// task ended, else what went wrong.
-    static func check(_ testCase: Harness.Case) async -> String? {
-        let expected = Model.outcome(of: testCase)
-        let environment = Harness.Environment(testCase)
-        let page = Harness.Page(children: testCase.root, environment: environment)
-        let options = RenderOptions(deliveryOrder: testCase.deliveryOrder)
-        var problems: [String] = []
-        let actual: Result<Node, any Error>
-        do {
-            actual = .success(try await resolve(page, cache: environment.makeCache(), options: options))
-        } catch {
-            actual = .failure(error)
+    static func check(_ testCase: Harness.Case, timeout: Duration = timeout) async -> String? {
+        await check([testCase], timeout: timeout)
+    }
+
+    /// Renders the cases at once, sharing one cache and one ledger (one case: a render alone).
+    /// Each must agree with the model; no query task may be left running once all have ended;
+    /// no stored key may run; no render may start a key twice; together, the run whose result the
+    /// cache holds is the key's last (a stored result is never run again; only a run every
+    /// render left, cancelled before it stored anything, may be followed by another), and every
+    /// result a component read is that one.
+    static func check(_ cases: [Harness.Case], timeout: Duration = timeout) async -> String? {
+        let ledger = ReliabilityQueryLedger()
+        let cache = QueryCache()
+        let environments = cases.enumerated().map { Harness.Environment($1, ledger: ledger, render: $0) }
+        for environment in environments { environment.store(into: cache) }
+        let renders = Task {
+            await withTaskGroup(of: (Int, Result<Node, any Error>).self) { group in
+                for (index, environment) in environments.enumerated() {
+                    group.addTask {
+                        let testCase = environment.testCase
+                        let page = Harness.Page(children: testCase.root, environment: environment)
+                        let options = RenderOptions(deliveryOrder: testCase.deliveryOrder)
+                        do {
+                            return (index, .success(try await resolve(page, cache: cache, options: options)))
+                        } catch {
+                            return (index, .failure(error))
+                        }
+                    }
+                }
+                var results: [Result<Node, any Error>?] = Array(repeating: nil, count: environments.count)
+                for await (index, result) in group { results[index] = result }
+                return results.map { $0! }
+            }
         }
-        let ledger = environment.ledger
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            renders.cancel()
+        }
+        let results = await renders.value
+        watchdog.cancel()
+        let timedOut = (try? await watchdog.value) != nil
+        var problems: [String] = []
+        if timedOut {
+            problems.append("the render did not end within \(timeout) (a hang?); it was cancelled")
+        }
         if ledger.live != 0 {
             problems.append("\(ledger.live) query tasks still running after the render ended")
         }
-        for (key, count) in ledger.starts.sorted(by: { $0.key < $1.key }) {
-            if count > 1 { problems.append("query \(key) ran \(count) times in one render") }
-            if testCase.outcomes[key]?.isStored == true {
+        let answers = ledger.answers
+        let runs = ledger.runs
+        let startsByRender = ledger.startsByRender
+        for key in ledger.starts.keys.sorted() {
+            for (render, count) in (startsByRender[key] ?? [:]).sorted(by: { $0.key < $1.key }) where count > 1 {
+                let which = cases.count == 1 ? "" : " (render \(render + 1) of \(cases.count))"
+                problems.append("query \(key) ran \(count) times in one render\(which)")
+            }
+            if cases[0].outcomes[key]?.isStored == true {
                 problems.append("query \(key) ran although the cache held it")
             }
+            // A run's result is stored when it ends, unless every render left it (cancelled):
+            // so the stored run is the key's last, and the only one any component read.
+            let stored = storedRun(of: key, in: cache)
+            if let stored, stored != runs[key]?.last {
+                problems.append(
+                    "query \(key) ran again after its result was stored (runs \(runs[key] ?? []), stored: \(stored))")
+            }
+            for read in answers[key] ?? [] where read > 0 && read != stored {
+                let holds = stored.map { "run \($0)" } ?? "nothing"
+                problems.append("a component read run \(read) of \(key), but the cache holds \(holds)")
+            }
         }
+        for (index, (testCase, actual)) in zip(cases, results).enumerated() {
+            let render = cases.count == 1 ? "" : "render \(index + 1) of \(cases.count): "
+            for problem in compare(actual, with: Model.outcome(of: testCase)) {
+                problems.append(render + problem)
+            }
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "\n")
+    }
+
+    /// The ledger's number of the run whose result the cache holds for `key`, if any.
+    private static func storedRun(of key: String, in cache: QueryCache) -> Int? {
+        switch cache.entry(for: key) {
+        case .value(let value)?: return (value as? Harness.Fetched)?.run
+        case .failure(let error)?: return (error as? Harness.Failure)?.run
+        case .pendingForever?, nil: return nil
+        }
+    }
+
+    /// What differs between a render's result and the model's outcome.
+    private static func compare(_ actual: Result<Node, any Error>, with expected: Model.Outcome) -> [String] {
+        var problems: [String] = []
         switch (expected, actual) {
         case (.tree(let tree), .success(let node)):
             if !matches(node, tree) {
@@ -55,13 +129,17 @@ enum ReliabilityPropertyRunner {
                 problems.append("expected a RenderError; actual: \(type(of: error)): \(error)")
             }
         }
-        return problems.isEmpty ? nil : problems.joined(separator: "\n")
+        return problems
     }
 
     /// Runs a case a few times (outcomes may depend on timing); the first problem, if any.
-    static func checkRepeatedly(_ testCase: Harness.Case, times: Int) async -> String? {
+    static func checkRepeatedly(_ testCase: Harness.Case, times: Int, timeout: Duration = timeout) async -> String? {
+        await checkRepeatedly([testCase], times: times, timeout: timeout)
+    }
+
+    static func checkRepeatedly(_ cases: [Harness.Case], times: Int, timeout: Duration = timeout) async -> String? {
         for _ in 0..<times {
-            if let problem = await check(testCase) { return problem }
+            if let problem = await check(cases, timeout: timeout) { return problem }
         }
         return nil
     }
@@ -107,15 +185,23 @@ enum ReliabilityPropertyRunner {
     static func shrink(_ failing: Harness.Case, attemptsPerCandidate: Int = 4, budget: Int = 3_000) async
         -> Harness.Case
     {
+        await shrink([failing], attemptsPerCandidate: attemptsPerCandidate, budget: budget)[0]
+    }
+
+    /// `shrink(_:)` for renders sharing a cache: also drops renders. A hang is looked for with a
+    /// short timeout, so that shrinking one does not take hours.
+    static func shrink(_ failing: [Harness.Case], attemptsPerCandidate: Int = 4, budget: Int = 3_000) async
+        -> [Harness.Case]
+    {
         var current = failing
         var tries = 0
         var improved = true
         while improved && tries < budget {
             improved = false
-            for candidate in simplifications(of: current) where Model.isValid(candidate) {
+            for candidate in simplifications(of: current) where candidate.allSatisfy(Model.isValid) {
                 tries += 1
                 if tries > budget { break }
-                if await checkRepeatedly(candidate, times: attemptsPerCandidate) != nil {
+                if await checkRepeatedly(candidate, times: attemptsPerCandidate, timeout: .seconds(2)) != nil {
                     current = candidate
                     improved = true
                     break
@@ -125,22 +211,42 @@ enum ReliabilityPropertyRunner {
         return current
     }
 
-    static func simplifications(of testCase: Harness.Case) -> [Harness.Case] {
-        var result = variants(of: testCase.root).map { root in
-            var copy = testCase
-            copy.root = root
-            return copy
+    static func simplifications(of cases: [Harness.Case]) -> [[Harness.Case]] {
+        var result: [[Harness.Case]] = []
+        if cases.count > 1 {
+            for index in cases.indices {
+                var copy = cases
+                copy.remove(at: index)
+                result.append(copy)
+            }
         }
-        for (key, outcome) in testCase.outcomes.sorted(by: { $0.key < $1.key }) {
-            var copy = testCase
+        for index in cases.indices {
+            for root in variants(of: cases[index].root) {
+                var copy = cases
+                copy[index].root = root
+                result.append(copy)
+            }
+        }
+        for (key, outcome) in cases[0].outcomes.sorted(by: { $0.key < $1.key }) {
+            let simpler: Harness.KeyOutcome
             switch outcome {
-            case .success(let latency) where latency > 0: copy.outcomes[key] = .success(latency: 0)
-            case .failure(let latency) where latency > 0: copy.outcomes[key] = .failure(latency: 0)
+            case .success(let latency) where latency > 0: simpler = .success(latency: 0)
+            case .failure(let latency) where latency > 0: simpler = .failure(latency: 0)
             default: continue
             }
-            result.append(copy)
+            result.append(
+                cases.map { testCase in
+                    var copy = testCase
+                    copy.outcomes[key] = simpler
+                    return copy
+                })
         }
-        return result
+        // A render alone keeps no foreign keys; renders together, those of the others.
+        return result.map { $0.count == 1 ? $0.map(\.withoutForeignKeys) : Harness.Generator.withForeignKeys($0) }
+    }
+
+    static func simplifications(of testCase: Harness.Case) -> [Harness.Case] {
+        simplifications(of: [testCase]).map { $0[0] }
     }
 
     /// Every list obtained by simplifying one node of `list` one step.
@@ -206,12 +312,62 @@ enum ReliabilityPropertyRunner {
                 for variant in variants(of: fallback) {
                     result.append(replacing(with: [.errorBoundary(content: content, fallback: variant)]))
                 }
+            case .typedSuspense(let spec):
+                result.append(replacing(with: [.text("x")]))
+                result.append(replacing(with: spec.content))
+                result.append(replacing(with: [.suspense(content: spec.content, fallback: spec.fallback)]))
+                for variant in variants(of: spec.content) {
+                    var copy = spec
+                    copy.content = variant
+                    result.append(replacing(with: [.typedSuspense(copy)]))
+                }
+                for variant in variants(of: spec.fallback) {
+                    var copy = spec
+                    copy.fallback = variant
+                    result.append(replacing(with: [.typedSuspense(copy)]))
+                }
+            case .keyless(let spec):
+                result.append(replacing(with: [.text("x")]))
+                result.append(replacing(with: spec.children))
+                if spec.fails {
+                    var copy = spec
+                    copy.fails = false
+                    result.append(replacing(with: [.keyless(copy)]))
+                }
+                if spec.latency > 0 {
+                    var copy = spec
+                    copy.latency = 0
+                    result.append(replacing(with: [.keyless(copy)]))
+                }
+                if spec.readsInInit {
+                    var copy = spec
+                    copy.readsInInit = false
+                    result.append(replacing(with: [.keyless(copy)]))
+                }
+                if spec.throwsPromise {
+                    var copy = spec
+                    copy.throwsPromise = false
+                    result.append(replacing(with: [.keyless(copy)]))
+                }
+                for variant in variants(of: spec.children) {
+                    var copy = spec
+                    copy.children = variant
+                    result.append(replacing(with: [.keyless(copy)]))
+                }
             }
         }
         return result
     }
 
     // MARK: Printing
+
+    /// Renders sharing a cache, each as `describe(_:)` shows it.
+    static func describe(_ cases: [Harness.Case]) -> String {
+        if cases.count == 1 { return describe(cases[0]) }
+        return cases.enumerated().map { index, testCase in
+            "render \(index + 1) of \(cases.count), sharing one cache:\n" + describe(testCase)
+        }.joined(separator: "\n")
+    }
 
     /// The case as the component tree a user would write, plus what each key does.
     static func describe(_ testCase: Harness.Case) -> String {
@@ -249,6 +405,23 @@ enum ReliabilityPropertyRunner {
                     lines.append(indent + "    Text(\"caught: \\(error)\")")
                     emit(fallback, indent + "    ")
                     lines.append(indent + "}")
+                case .typedSuspense(let spec):
+                    lines.append(indent + "Suspense#T\(spec.id) { (value: Value\(spec.type.rawValue)?) in")
+                    emit(spec.content, indent + "    ")
+                    lines.append(indent + "} fallback: {")
+                    emit(spec.fallback, indent + "    ")
+                    lines.append(indent + "}")
+                case .keyless(let spec):
+                    let type = "Value\(spec.type.rawValue)"
+                    let traits = [
+                        spec.throwsPromise ? "throw Promise<\(type)>.pending(query:)" : "resolveValue(value: \(type)?)",
+                        spec.fails ? "query fails" : "query succeeds",
+                        "latency \(spec.latency)",
+                        spec.readsInInit ? "reads in init" : "reads in body",
+                    ]
+                    lines.append(indent + "K#\(spec.id)(\(traits.joined(separator: ", "))) {")
+                    emit(spec.children, indent + "    ")
+                    lines.append(indent + "}")
                 }
             }
         }
@@ -257,6 +430,9 @@ enum ReliabilityPropertyRunner {
         lines.append("}")
         let used = usedKeys(testCase.root)
         lines.append("keys (deliveryOrder: .\(testCase.deliveryOrder)):")
+        if !testCase.foreignKeys.isEmpty {
+            lines.append("    (other renders may run: \(testCase.foreignKeys.sorted().joined(separator: ", ")))")
+        }
         for key in testCase.outcomes.keys.sorted() where used.contains(key) {
             lines.append("    \(key): \(testCase.outcomes[key]!)")
         }
@@ -270,8 +446,11 @@ enum ReliabilityPropertyRunner {
             case .text: break
             case .element(_, _, let children): keys.formUnion(usedKeys(children))
             case .gen(let spec): keys.formUnion(spec.keys); keys.formUnion(usedKeys(spec.children))
+            case .keyless(let spec): keys.formUnion(usedKeys(spec.children))
             case .suspense(let a, let b), .errorBoundary(let a, let b):
                 keys.formUnion(usedKeys(a)); keys.formUnion(usedKeys(b))
+            case .typedSuspense(let spec):
+                keys.formUnion(usedKeys(spec.content)); keys.formUnion(usedKeys(spec.fallback))
             }
         }
         return keys
@@ -284,9 +463,19 @@ enum ReliabilityPropertyRunner {
             case .text: return total + 1
             case .element(_, _, let children): return total + 1 + size(children)
             case .gen(let spec): return total + 1 + size(spec.children)
+            case .keyless(let spec): return total + 1 + size(spec.children)
             case .suspense(let a, let b), .errorBoundary(let a, let b): return total + 1 + size(a) + size(b)
+            case .typedSuspense(let spec): return total + 1 + size(spec.content) + size(spec.fallback)
             }
         }
+    }
+}
+
+extension ReliabilityHarness.Case {
+    fileprivate var withoutForeignKeys: Self {
+        var copy = self
+        copy.foreignKeys = []
+        return copy
     }
 }
 

@@ -10,6 +10,11 @@
 /// closure calls `start(_:)` first and `finish()` in a `defer`, so `live` returns to zero only
 /// when every query task the render started has ended.
 ///
+/// Runs of `runNumbered(_:_:)` get a number, which their result carries into the cache and to
+/// the component that reads it (`answered(_:by:)`): with renders sharing a cache, a run that
+/// every render left is cancelled and the key may legitimately run again later, but a run whose
+/// result was stored must be the key's last.
+///
 /// Guarded by a pthread mutex rather than `Synchronization.Mutex`: on Linux the latter waits with
 /// raw futexes, which the thread sanitizer cannot see, so it reported the ledger's own locked
 /// accesses as races.
@@ -18,6 +23,10 @@ final class ReliabilityQueryLedger: @unchecked Sendable {
     private var liveCount = 0
     private var startCounts: [String: Int] = [:]
     private var finishedCount = 0
+    private var runCount = 0
+    private var runsByKey: [String: [Int]] = [:]
+    private var rendersStarting: [String: [Int: Int]] = [:]
+    private var answeredRuns: [String: Set<Int>] = [:]
 
     init() {
         pthread_mutex_init(mutex, nil)
@@ -61,4 +70,40 @@ final class ReliabilityQueryLedger: @unchecked Sendable {
         defer { finish() }
         return try await body()
     }
+
+    /// `run(_:_:)`, passing `body` the number of this run (from 1); `render` is the render
+    /// whose component made the query, among renders sharing this ledger.
+    func runNumbered<Value: Sendable>(
+        _ key: String, render: Int = 0, _ body: (Int) async throws -> Value
+    ) async throws -> Value {
+        let run = locked {
+            liveCount += 1
+            startCounts[key, default: 0] += 1
+            rendersStarting[key, default: [:]][render, default: 0] += 1
+            runCount += 1
+            runsByKey[key, default: []].append(runCount)
+            return runCount
+        }
+        defer { finish() }
+        return try await body(run)
+    }
+
+    /// Runs the query of a keyless promise: counted as live, not per key (each throw runs one).
+    func runKeyless<Value: Sendable>(_ body: () async throws -> Value) async throws -> Value {
+        locked { liveCount += 1 }
+        defer { finish() }
+        return try await body()
+    }
+
+    /// A component read the result of run `run` of `key` (0: a value stored before the render).
+    func answered(_ key: String, by run: Int) {
+        locked { _ = answeredRuns[key, default: []].insert(run) }
+    }
+
+    /// The numbered runs of each key, in the order they started.
+    var runs: [String: [Int]] { locked { runsByKey } }
+    /// How many runs of each key each render started.
+    var startsByRender: [String: [Int: Int]] { locked { rendersStarting } }
+    /// The runs whose results components read, per key.
+    var answers: [String: Set<Int>] { locked { answeredRuns } }
 }

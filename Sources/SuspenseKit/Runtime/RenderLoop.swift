@@ -38,6 +38,9 @@ extension _Resolver {
         // With `.discovery` delivery, results are applied in the order their queries started.
         var order: [QueryID] = []
         var orderStart = 0
+        /// The queries in `order` whose result was not applied yet: a query asked for again while
+        /// it runs is queued once, since its one result arrives once.
+        var queued: Set<QueryID> = []
         var arrived: [QueryID: Result<any Sendable, any Error>] = [:]
         var cancelled: Set<QueryID> = []
 
@@ -54,7 +57,7 @@ extension _Resolver {
                 consumer.consume(resolver.takeShell(withSubtree: subtrees))
             }
             for new in resolver.waits.takeDiscovered() {
-                if options.deliveryOrder == .discovery { order.append(new.id) }
+                if options.deliveryOrder == .discovery, queued.insert(new.id).inserted { order.append(new.id) }
                 cancelled.remove(new.id)
                 let joined = runner.start(new)
                 consumer.consume(.queryStarted(new.label, joined: joined))
@@ -73,11 +76,13 @@ extension _Resolver {
                 while orderStart < order.count {
                     let next = order[orderStart]
                     if cancelled.contains(next) {
+                        queued.remove(next)
                         orderStart += 1
                         continue
                     }
                     guard let result = arrived.removeValue(forKey: next) else { break }
                     ready.append((next, result))
+                    queued.remove(next)
                     orderStart += 1
                 }
             }

@@ -201,7 +201,8 @@ extension _Resolver {
                 if fatalError != nil { return }
             }
         }
-        if fatalError == nil { settle() }
+        // Settling may show a fallback again, which evaluates components: inside the cache's scope.
+        if fatalError == nil { QueryCache.$current.withValue(cache) { settle() } }
     }
 
     private func rerun(_ slot: SlotIndex) {

@@ -86,7 +86,8 @@ public final class _Resolver {
         } catch {
             throw renderError(error)
         }
-        settle()
+        // Settling may show a fallback again, which evaluates components: inside the cache's scope.
+        QueryCache.$current.withValue(cache) { settle() }
     }
 
     // The generic path below, and the `_resolve` of every primitive, are `@inlinable`: a user's

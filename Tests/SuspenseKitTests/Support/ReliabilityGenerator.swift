@@ -20,12 +20,7 @@ extension ReliabilityHarness {
     ///   another render may have stored any key their first pass reads;
     /// - keyless promises are never in a Suspense's fallback, and one that fails is the only one
     ///   reaching its typed Suspense (else the value and the error would race).
-    ///
-    /// Two restrictions only work around library bugs this test found, and should go once they
-    /// are fixed: `.discovery` delivery only for trees that cannot ask again for a key in flight
-    /// (`ReliabilityModel.mayAskAgainInFlight`: such renders can hang), and a Suspense counts as
-    /// able to go back to pending when a nested fallback reads even a stored key
-    /// (`ReliabilityModel.mayReopen`: a fallback shown again is evaluated without the cache).
+
     struct Generator {
         private var random: ReliabilityRandom
         private var budget: Int
@@ -110,12 +105,9 @@ extension ReliabilityHarness {
             return range.randomElement(using: &random)!
         }
 
-        /// `.discovery` only for a tree that cannot ask again for a key still in flight after
-        /// discarding every component waiting on it: such a render can hang with `.discovery`
-        /// (see `ReliabilityModel.mayAskAgainInFlight`), a library bug this test reported.
+        /// Either order, half the time each.
         private mutating func deliveryOrder(for root: [Desc]) -> RenderOptions.DeliveryOrder {
-            guard random.chance(0.5) else { return .completion }
-            return ReliabilityModel.mayAskAgainInFlight(root, outcomes) ? .completion : .discovery
+            random.chance(0.5) ? .discovery : .completion
         }
 
         // MARK: Keys

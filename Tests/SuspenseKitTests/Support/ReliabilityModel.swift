@@ -305,28 +305,27 @@ enum ReliabilityModel {
         }
     }
 
-    /// Whether anything in a subtree can suspend: a key not stored, or a keyless promise; with
-    /// `evenStored`, any key read at all.
+    /// Whether anything in a subtree can suspend: a key not stored, or a keyless promise.
     static func canSuspend(
-        _ descriptions: [Harness.Desc], _ outcomes: [String: Harness.KeyOutcome], evenStored: Bool = false
+        _ descriptions: [Harness.Desc], _ outcomes: [String: Harness.KeyOutcome]
     ) -> Bool {
         descriptions.contains { description in
             switch description {
             case .text:
                 return false
             case .element(_, _, let children):
-                return canSuspend(children, outcomes, evenStored: evenStored)
+                return canSuspend(children, outcomes)
             case .gen(let spec):
-                return spec.keys.contains { evenStored || !(outcomes[$0]?.isStored ?? false) }
-                    || canSuspend(spec.children, outcomes, evenStored: evenStored)
+                return spec.keys.contains { !(outcomes[$0]?.isStored ?? false) }
+                    || canSuspend(spec.children, outcomes)
             case .keyless:
                 return true
             case .suspense(let content, let fallback), .errorBoundary(let content, let fallback):
-                return canSuspend(content, outcomes, evenStored: evenStored)
-                    || canSuspend(fallback, outcomes, evenStored: evenStored)
+                return canSuspend(content, outcomes)
+                    || canSuspend(fallback, outcomes)
             case .typedSuspense(let spec):
-                return canSuspend(spec.content, outcomes, evenStored: evenStored)
-                    || canSuspend(spec.fallback, outcomes, evenStored: evenStored)
+                return canSuspend(spec.content, outcomes)
+                    || canSuspend(spec.fallback, outcomes)
             }
         }
     }
@@ -335,11 +334,6 @@ enum ReliabilityModel {
     /// turning it back to pending (and evaluating its fallback again, in a later pass): an
     /// ErrorBoundary whose fallback can suspend, or a nested Suspense that may go back to pending
     /// itself (a typed one may, when its value arrives) and whose fallback can suspend.
-    ///
-    /// A nested fallback shown again that way suspends on any key it reads, even a stored one:
-    /// the resolver evaluates it after a query result without the render's cache in
-    /// `QueryCache.current` (a library bug this test found), so the Suspense outside goes back to
-    /// pending too. Counting those keys keeps a throwing fallback away from such a Suspense.
     static func mayReopen(_ content: [Harness.Desc], _ outcomes: [String: Harness.KeyOutcome]) -> Bool {
         content.contains { description in
             switch description {
@@ -354,9 +348,9 @@ enum ReliabilityModel {
             case .errorBoundary(let content, let fallback):
                 return mayReopen(content, outcomes) || canSuspend(fallback, outcomes)
             case .suspense(let content, let fallback):
-                return canSuspend(fallback, outcomes, evenStored: true) && mayReopen(content, outcomes)
+                return canSuspend(fallback, outcomes) && mayReopen(content, outcomes)
             case .typedSuspense(let spec):
-                return canSuspend(spec.fallback, outcomes, evenStored: true)
+                return canSuspend(spec.fallback, outcomes)
             }
         }
     }
@@ -385,42 +379,6 @@ enum ReliabilityModel {
         return reaches(typed.content)
     }
 
-    /// Whether a render of `root` may ask again for a key still in flight after discarding every
-    /// component waiting on it: a key read in two places, a typed Suspense whose content is
-    /// evaluated again with its value, or a Suspense that may show a suspending fallback twice.
-    ///
-    /// With `.discovery` delivery such a render can hang (a library bug found by this test): the
-    /// key is queued for delivery a second time, its one result is taken at the first place in
-    /// the queue, and every result queued after the second place then waits forever.
-    static func mayAskAgainInFlight(_ root: [Harness.Desc], _ outcomes: [String: Harness.KeyOutcome]) -> Bool {
-        var reads: [String: Int] = [:]
-        func risky(_ descriptions: [Harness.Desc]) -> Bool {
-            descriptions.contains { description in
-                switch description {
-                case .text:
-                    return false
-                case .element(_, _, let children):
-                    return risky(children)
-                case .gen(let spec):
-                    for key in spec.keys where !(outcomes[key]?.isStored ?? false) { reads[key, default: 0] += 1 }
-                    return risky(spec.children)
-                case .keyless(let spec):
-                    return risky(spec.children)
-                case .suspense(let content, let fallback):
-                    return (mayReopen(content, outcomes) && canSuspend(fallback, outcomes)) || risky(content)
-                        || risky(fallback)
-                case .errorBoundary(let content, let fallback):
-                    return risky(content) || risky(fallback)
-                case .typedSuspense(let spec):
-                    return receivesValue(spec)
-                        || (mayReopen(spec.content, outcomes) && canSuspend(spec.fallback, outcomes))
-                        || risky(spec.content) || risky(spec.fallback)
-                }
-            }
-        }
-        return risky(root) || reads.values.contains { $0 > 1 }
-    }
-
     /// Whether a case keeps the rules that make the model exact (see `Generator`):
     /// - a Suspense fallback that may throw is only where the Suspense is certainly evaluated in
     ///   the first pass, where it throws, if at all, as soon as it is evaluated, and where its
@@ -429,10 +387,8 @@ enum ReliabilityModel {
     /// - no keyless promise in a Suspense's fallback, and each has a typed Suspense of its type;
     /// - a keyless promise that fails is the only one reaching its typed Suspense: otherwise
     ///   whether the value or the error comes first would decide the outcome;
-    /// - `.discovery` delivery only where no key may be asked for again in flight (a known hang).
     static func isValid(_ testCase: Harness.Case) -> Bool {
         let outcomes = testCase.outcomes
-        if testCase.deliveryOrder == .discovery, mayAskAgainInFlight(testCase.root, outcomes) { return false }
         var readers: [Int: (succeeding: Int, failing: Int)] = [:]
         func valid(_ descriptions: [Harness.Desc], certainFirst: Bool, _ scope: Scope) -> Bool {
             descriptions.allSatisfy { valid($0, certainFirst: certainFirst, scope) }

@@ -137,7 +137,8 @@ struct FrameRecorder: RenderEventConsumer {
         var stack = [(node, path)]
         while let (node, path) = stack.popLast() {
             if let id = node.boundaryID, let path { locations[id] = path }
-            for (position, child) in node.children.enumerated() where child.boundaryID != nil || !child.children.isEmpty {
+            for (position, child) in node.children.enumerated() where child.boundaryID != nil || !child.children.isEmpty
+            {
                 stack.append((child, ChildPath(position, parent: path)))
             }
         }

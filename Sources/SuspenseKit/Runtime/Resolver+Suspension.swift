@@ -77,7 +77,8 @@ extension _Resolver {
         var index = suspense
         while index != Self.root {
             let record = records.suspenses[index]
-            if let valueType = record.typedValueType, ObjectIdentifier(valueType) == ObjectIdentifier(promise.valueType) {
+            if let valueType = record.typedValueType, ObjectIdentifier(valueType) == ObjectIdentifier(promise.valueType)
+            {
                 // The first suspension is not a re-suspension: only one after a delivery counts.
                 if record.deliveries > options.maxResuspensions {
                     throw located(
@@ -314,9 +315,13 @@ extension _Resolver {
                 if slot.waitsInFlight { inFlight += 1 }
             }
             for (index, record) in records.suspenses.enumerated() {
-                assert(record.pendingCount == pending[index], "Suspense \(index) counts \(record.pendingCount) pending slots, has \(pending[index])")
+                assert(
+                    record.pendingCount == pending[index],
+                    "Suspense \(index) counts \(record.pendingCount) pending slots, has \(pending[index])")
             }
-            assert(waits.activeWaiters == inFlight, "the wait table counts \(waits.activeWaiters) waiters, slots say \(inFlight)")
+            assert(
+                waits.activeWaiters == inFlight,
+                "the wait table counts \(waits.activeWaiters) waiters, slots say \(inFlight)")
         #endif
     }
 }

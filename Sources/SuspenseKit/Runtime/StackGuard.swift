@@ -1,3 +1,5 @@
+import CSuspenseKitStack
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CSuspenseKitStack
 
 // Why the stack is watched: the resolver walks a component tree by recursion through each
 // component's generic `_resolve`, a few kilobytes of stack per level in debug builds, and a deep

@@ -140,7 +140,8 @@ struct ReliabilityFaultTests {
             cache: cache
         )
         #expect(
-            try pending.rendered(as: .tree) == "Suspense #0 [pending: content]\n└─ ReliabilityReader\n   └─ \"fallback\"")
+            try pending.rendered(as: .tree)
+                == "Suspense #0 [pending: content]\n└─ ReliabilityReader\n   └─ \"fallback\"")
 
         // The fallback never resolves: the render still ends, with the content.
         let stuck = QueryCache()

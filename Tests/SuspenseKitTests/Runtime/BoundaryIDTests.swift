@@ -17,7 +17,11 @@ private struct Card: Component {
     let key: String
     var body: some Component {
         Element("section") {
-            Suspense { try Loaded(key) } fallback: { Text("…") }
+            Suspense {
+                try Loaded(key)
+            } fallback: {
+                Text("…")
+            }
         }
     }
 }
@@ -47,7 +51,11 @@ private struct SuspendingCard: Component {
         let cache = QueryCache()
         let page = try Group {
             Card(key: "a")
-            Suspense { Card(key: "b") } fallback: { Suspense { Text("x") } }
+            Suspense {
+                Card(key: "b")
+            } fallback: {
+                Suspense { Text("x") }
+            }
             try SuspendingCard("s")
         }
         let first = try await resolve(page, cache: cache)
@@ -91,13 +99,22 @@ private struct SuspendingCard: Component {
     }
 
     @Test func theTreeFormatShowsIds() async throws {
-        let output = try await render(Group { Text("x"); Suspense { Text("y") } }, as: .tree)
+        let output = try await render(
+            Group {
+                Text("x"); Suspense { Text("y") }
+            }, as: .tree)
         #expect(output == "\"x\"\nSuspense #1 [resolved]\n└─ \"y\"")
     }
 
     @Test func idsCompareAndHashByPath() async throws {
-        let first = try await resolve(Group { Text("x"); Suspense { Text("y") } })
-        let second = try await resolve(Group { Text("x"); Suspense { Text("z") } })
+        let first = try await resolve(
+            Group {
+                Text("x"); Suspense { Text("y") }
+            })
+        let second = try await resolve(
+            Group {
+                Text("x"); Suspense { Text("z") }
+            })
         let a = try #require(first.children[1].boundaryID)
         let b = try #require(second.children[1].boundaryID)
         #expect(a == b)

@@ -166,7 +166,8 @@ private struct FallbackText: Component {
         let started = Counter()
         let token = Tracked(live)
         let task = Task {
-            try await render(Suspense { ForEach(0..<10) { try NeverEnding("never/\($0)", live: token.live, started: started) } })
+            try await render(
+                Suspense { ForEach(0..<10) { try NeverEnding("never/\($0)", live: token.live, started: started) } })
         }
         try await waitUntil("the queries to start", seconds: 60) { started.value == 10 }
         task.cancel()

@@ -35,7 +35,9 @@ private struct Reader: Component {
         let query = GatedQuery()
         let outputs = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<10 {
-                group.addTask { try await render(Suspense { try Reader("shared", query: query) }, as: .plain, cache: cache) }
+                group.addTask {
+                    try await render(Suspense { try Reader("shared", query: query) }, as: .plain, cache: cache)
+                }
             }
             // Every render waits on the one run before it may finish.
             try await waitUntil("ten renders to wait on one run", seconds: 60) {
@@ -52,7 +54,9 @@ private struct Reader: Component {
     @Test func aCancelledRenderStopsWaitingWithoutCancellingTheQueryForOthers() async throws {
         let cache = QueryCache()
         let query = GatedQuery()
-        let cancelled = Task { try await render(Suspense { try Reader("shared", query: query) }, as: .plain, cache: cache) }
+        let cancelled = Task {
+            try await render(Suspense { try Reader("shared", query: query) }, as: .plain, cache: cache)
+        }
         let kept = Task { try await render(Suspense { try Reader("shared", query: query) }, as: .plain, cache: cache) }
         try await waitUntil("both renders to wait", seconds: 60) { cache.subscriberCount(of: "shared") == 2 }
         cancelled.cancel()
@@ -107,8 +111,16 @@ private struct Reader: Component {
         let slow = GatedQuery()
         let other = GatedQuery()
         let page = Group {
-            Suspense { try Reader("slow", query: slow) } fallback: { Text("slow…") }
-            Suspense { try Reader("other", query: other) } fallback: { Text("other…") }
+            Suspense {
+                try Reader("slow", query: slow)
+            } fallback: {
+                Text("slow…")
+            }
+            Suspense {
+                try Reader("other", query: other)
+            } fallback: {
+                Text("other…")
+            }
         }
         let resolver = _Resolver(cache: cache, options: RenderOptions(), canLeaveThread: true)
         let runner = QueryRunner(cache: cache)

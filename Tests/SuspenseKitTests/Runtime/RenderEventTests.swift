@@ -14,7 +14,8 @@ private struct EventLog: RenderEventConsumer {
         case .resolved(let id, let tree): lines.append("resolved \(id) \(render(tree))")
         case .suspended(let id, let tree): lines.append("suspended \(id) \(render(tree))")
         case .waiting(let id, let tree): lines.append("waiting \(id) \(render(tree))")
-        case .caught(let id, let tree, let error): lines.append("caught \(id) \(error.map { "\($0)" } ?? "") \(render(tree))")
+        case .caught(let id, let tree, let error):
+            lines.append("caught \(id) \(error.map { "\($0)" } ?? "") \(render(tree))")
         case .updated(let tree): lines.append("updated \(render(tree))")
         case .queryStarted(let key, let joined): lines.append(joined ? "joined \(key)" : "started \(key)")
         case .queryFinished(let key): lines.append("finished \(key)")
@@ -44,8 +45,16 @@ private func events<C: Component>(
         cache.stub("a", with: .value("A"))
         cache.stub("b", with: .value("B"))
         let page = Group {
-            Suspense { try Loaded("a") } fallback: { Text("a…") }
-            Suspense { try Loaded("b") } fallback: { Text("b…") }
+            Suspense {
+                try Loaded("a")
+            } fallback: {
+                Text("a…")
+            }
+            Suspense {
+                try Loaded("b")
+            } fallback: {
+                Text("b…")
+            }
         }
         #expect(
             try await events(page, cache: cache) == [
@@ -66,7 +75,11 @@ private func events<C: Component>(
         cache.stub("inside", with: .pending)
         let page = try Group {
             try Loaded("outside")
-            Suspense { try Loaded("inside") } fallback: { Text("…") }
+            Suspense {
+                try Loaded("inside")
+            } fallback: {
+                Text("…")
+            }
         }
         #expect(
             try await events(page, cache: cache) == [
@@ -96,7 +109,11 @@ private func events<C: Component>(
         let cache = QueryCache()
         cache.stub("card", with: .failure(TestFailure("offline")))
         let page = ErrorBoundary {
-            Suspense { try Loaded("card") } fallback: { Text("…") }
+            Suspense {
+                try Loaded("card")
+            } fallback: {
+                Text("…")
+            }
         } fallback: { error in
             Text("failed: \(error)")
         }
@@ -116,7 +133,11 @@ private func events<C: Component>(
         cache.stub("recovery", with: .value("recovered"))
         let page = Suspense {
             ErrorBoundary {
-                Suspense { try Loaded("late") } fallback: { Text("inner…") }
+                Suspense {
+                    try Loaded("late")
+                } fallback: {
+                    Text("inner…")
+                }
             } fallback: { _ in
                 try Loaded("recovery")
             }

@@ -14,7 +14,11 @@ import Testing
         cache.stub("recovery", with: .value("recovered"))
         let page = Suspense {
             ErrorBoundary {
-                Suspense { try Loaded("late") } fallback: { Text("inner…") }
+                Suspense {
+                    try Loaded("late")
+                } fallback: {
+                    Text("inner…")
+                }
             } fallback: { _ in
                 try Loaded("recovery")
             }
@@ -44,7 +48,11 @@ import Testing
         }
         let page = Suspense { (value: Int?) in
             ErrorBoundary {
-                Suspense { try Loaded("late") } fallback: { Text("inner…") }
+                Suspense {
+                    try Loaded("late")
+                } fallback: {
+                    Text("inner…")
+                }
             } fallback: { _ in
                 try Recovery(value)
             }
@@ -94,7 +102,8 @@ import Testing
             Suspense { try Orphan() }
         }
         let error = try await renderError(page)
-        #expect(error.underlying as? SuspenseError == .keylessPromise(component: "Orphan", valueType: "Promise<Double>"))
+        #expect(
+            error.underlying as? SuspenseError == .keylessPromise(component: "Orphan", valueType: "Promise<Double>"))
     }
 
     @Test func theFirstSuspensionIsNotARe_suspension() async throws {

@@ -90,84 +90,142 @@ final class PositionLink: @unchecked Sendable {
 }
 
 /// The positions of the place being evaluated, kept as a stack that costs no allocation per
-/// level: a level's link is made only when something needs it (a boundary, a suspended child).
+/// level: a level is one `Int32` (its index among its siblings) in a buffer; a level's link is
+/// made only when something needs it (a boundary, a suspended child), and kept beside it.
+///
+/// A class with a hand-managed buffer, because pushing and popping a level happens for every
+/// child of every render: an array of structs cost a uniqueness check and a bounds check each.
 @usableFromInline
-struct PositionStack {
-    @usableFromInline
-    struct Entry {
-        @usableFromInline var index: Int32
-        @usableFromInline var link: PositionLink?
-        /// Whether the link was made for a region, or taken by a boundary already.
-        @usableFromInline var claimed: Bool
-        /// The cursor to restore when this entry is popped.
-        @usableFromInline var savedCursor: Int32
-        @usableFromInline var isRegion: Bool
+final class PositionStack {
+    /// One entry per level: the level's index (>= 0), or for a region `-(r + 1)`, with `r` its
+    /// index in `regions`.
+    @usableFromInline @exclusivity(unchecked) var levels: UnsafeMutablePointer<Int32>
+    @usableFromInline @exclusivity(unchecked) var count = 0
+    @usableFromInline @exclusivity(unchecked) var capacity = 64
+    /// The index of the next child in the current level.
+    @usableFromInline @exclusivity(unchecked) var cursor: Int32 = 0
 
-        @inlinable
-        init(index: Int32, link: PositionLink?, claimed: Bool, savedCursor: Int32, isRegion: Bool) {
-            self.index = index
-            self.link = link
-            self.claimed = claimed
-            self.savedCursor = savedCursor
-            self.isRegion = isRegion
-        }
+    /// A region: its link, whether a boundary took it, and the cursor to restore after it.
+    struct Region {
+        var link: PositionLink?
+        var claimed: Bool
+        var savedCursor: Int32
     }
 
-    @usableFromInline var entries: [Entry] = []
-    /// The index of the next child in the current level.
-    @usableFromInline var cursor: Int32 = 0
+    @exclusivity(unchecked) var regions: [Region] = []
+    /// Links made for the lowest levels, and whether a boundary took each; at most `count` long.
+    @usableFromInline @exclusivity(unchecked) var made: [(link: PositionLink?, claimed: Bool)] = []
+
+    init() {
+        levels = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        levels.deallocate()
+    }
 
     /// Enters the next child of the current level; returns how many levels deep that is.
     @inlinable @discardableResult
-    mutating func push() -> Int {
-        entries.append(Entry(index: cursor, link: nil, claimed: false, savedCursor: cursor &+ 1, isRegion: false))
+    func push() -> Int {
+        if count == capacity { grow() }
+        levels[count] = cursor
+        count &+= 1
         cursor = 0
-        return entries.count
+        return count
     }
 
     @inlinable
-    mutating func pop() {
-        cursor = entries.removeLast().savedCursor
+    func pop() {
+        count &-= 1
+        let level = levels[count]
+        if level >= 0 {
+            cursor = level &+ 1
+        } else {
+            leaveRegion()
+        }
+        if made.count > count { forgetMade() }
+    }
+
+    @usableFromInline
+    func leaveRegion() {
+        cursor = regions.removeLast().savedCursor
+    }
+
+    @usableFromInline
+    func grow() {
+        let larger = UnsafeMutablePointer<Int32>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: levels, count: count)
+        levels.deallocate()
+        levels = larger
+        capacity *= 2
+    }
+
+    @usableFromInline
+    func forgetMade() {
+        made.removeSubrange(count...)
     }
 
     /// Enters a region whose children are numbered below `link`: a boundary's content or
     /// fallback, or a suspended child evaluated again in its place. Left with `pop()`.
     /// `claimed` says whether a boundary may still take `link` itself (a suspended child
     /// evaluated again takes the level it had).
-    mutating func enterRegion(_ link: PositionLink?, claimed: Bool) {
-        entries.append(Entry(index: -1, link: link, claimed: claimed, savedCursor: cursor, isRegion: true))
+    func enterRegion(_ link: PositionLink?, claimed: Bool) {
+        regions.append(Region(link: link, claimed: claimed, savedCursor: cursor))
+        if count == capacity { grow() }
+        levels[count] = -Int32(regions.count)
+        count += 1
         cursor = 0
+    }
+
+    private func region(at depth: Int) -> Int? {
+        let level = levels[depth]
+        return level < 0 ? Int(-level) - 1 : nil
     }
 
     /// Whether a boundary took the current level already.
     var isClaimed: Bool {
-        entries.last?.claimed ?? true
+        guard count > 0 else { return true }
+        if let region = region(at: count - 1) { return regions[region].claimed }
+        return made.count == count ? made[count - 1].claimed : false
     }
 
     /// The link of the current place, made now if it was not yet.
-    mutating func link() -> PositionLink? {
-        guard var top = entries.indices.last else { return nil }
-        var first = top
-        while first >= 0, entries[first].link == nil, !entries[first].isRegion {
+    func link() -> PositionLink? {
+        guard count > 0 else { return nil }
+        // The deepest level with a link already: a region, or a level made before.
+        var first = count - 1
+        var link: PositionLink?
+        while first >= 0 {
+            if let region = region(at: first) {
+                link = regions[region].link
+                break
+            }
+            if first < made.count, let known = made[first].link {
+                link = known
+                break
+            }
             first -= 1
         }
-        var link = first >= 0 ? entries[first].link : nil
-        var index = first + 1
-        while index <= top {
-            link = PositionLink(index: entries[index].index, parent: link)
-            entries[index].link = link
-            index += 1
+        var depth = first + 1
+        while depth < count {
+            link = PositionLink(index: levels[depth], parent: link)
+            if made.count > depth {
+                made[depth].link = link
+            } else {
+                while made.count < depth { made.append((nil, false)) }
+                made.append((link, false))
+            }
+            depth += 1
         }
-        top = entries.count - 1
-        return entries[top].link
+        return link
     }
 
     /// The link of a boundary made here: the current level's, unless a boundary took it already
     /// (or it is a region's), in which case the boundary takes the next child position.
-    mutating func claimBoundaryLink() -> PositionLink? {
+    func claimBoundaryLink() -> PositionLink? {
         let current = link()
-        if let top = entries.indices.last, !entries[top].claimed {
-            entries[top].claimed = true
+        if count > 0, region(at: count - 1) == nil, !made[count - 1].claimed {
+            made[count - 1].claimed = true
             return current
         }
         let link = PositionLink(index: cursor, parent: current)

@@ -202,15 +202,14 @@ final class QueryMailbox: Sendable {
 
     private struct State {
         var deliveries: [Delivery] = []
-        var head = 0
-        var waiter: CheckedContinuation<Delivery?, Never>?
+        var waiter: CheckedContinuation<[Delivery]?, Never>?
         var isClosed = false
     }
 
     private let state = Locked(State())
 
     func post(_ query: QueryID, _ result: Result<any Sendable, any Error>) {
-        let waiter: CheckedContinuation<Delivery?, Never>? = state.withLock { state in
+        let waiter: CheckedContinuation<[Delivery]?, Never>? = state.withLock { state in
             if state.isClosed { return nil }
             if let waiter = state.waiter {
                 state.waiter = nil
@@ -219,22 +218,19 @@ final class QueryMailbox: Sendable {
             state.deliveries.append((query, result))
             return nil
         }
-        waiter?.resume(returning: (query, result))
+        waiter?.resume(returning: [(query, result)])
     }
 
-    /// The next result, or nil once the mailbox is closed or the waiting task is cancelled.
-    func next() async -> Delivery? {
+    /// Every result that arrived since the last call (waiting for one if none did), or nil once
+    /// the mailbox is closed or the waiting task is cancelled. Taking them all at once spares
+    /// the render a wake-up per result when many arrive together.
+    func next() async -> [Delivery]? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Delivery?, Never>) in
-                let ready: Delivery?? = state.withLock { state in
-                    if state.head < state.deliveries.count {
-                        let delivery = state.deliveries[state.head]
-                        state.head += 1
-                        if state.head == state.deliveries.count {
-                            state.deliveries.removeAll(keepingCapacity: true)
-                            state.head = 0
-                        }
-                        return .some(delivery)
+            await withCheckedContinuation { (continuation: CheckedContinuation<[Delivery]?, Never>) in
+                let ready: [Delivery]?? = state.withLock { state in
+                    if !state.deliveries.isEmpty {
+                        defer { state.deliveries = [] }
+                        return .some(state.deliveries)
                     }
                     if state.isClosed { return .some(nil) }
                     state.waiter = continuation

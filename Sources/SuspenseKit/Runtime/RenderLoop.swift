@@ -66,13 +66,13 @@ extension _Resolver {
 
         afterPass(&consumer)
         while resolver.waits.activeWaiters > 0 {
-            guard !Task.isCancelled, let (query, result) = await runner.mailbox.next() else { break }
+            guard !Task.isCancelled, let deliveries = await runner.mailbox.next() else { break }
             var ready: [(QueryID, Result<any Sendable, any Error>)] = []
             switch options.deliveryOrder {
             case .completion:
-                ready.append((query, result))
+                ready = deliveries
             case .discovery:
-                arrived[query] = result
+                for (query, result) in deliveries { arrived[query] = result }
                 while orderStart < order.count {
                     let next = order[orderStart]
                     if cancelled.contains(next) {

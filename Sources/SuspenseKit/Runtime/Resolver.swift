@@ -34,7 +34,7 @@ public final class _Resolver {
     /// Slots, boundaries and scopes, by index.
     @exclusivity(unchecked) var records = Records()
     /// The position of the place being evaluated, for boundary ids.
-    @usableFromInline @exclusivity(unchecked) var positions = PositionStack()
+    @usableFromInline let positions = PositionStack()
     let rootNode: NodeArena.ID
     let options: RenderOptions
     let cache: QueryCache

@@ -133,7 +133,7 @@ private struct Reader: Component {
         #expect(cache.subscriberCount(of: "other") == 1)
         #expect(resolver.waits.activeWaiters == 1)
         other.gate.increment()
-        let delivery = try #require(await runner.mailbox.next())
+        let delivery = try #require(await runner.mailbox.next()?.first)
         resolver.apply(delivery.1, for: delivery.0)
         #expect(try resolver.tree().rendered(as: .plain) == "slow…value")
         await runner.finish()

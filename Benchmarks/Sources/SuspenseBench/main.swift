@@ -6,6 +6,7 @@
 //                                                                   [--memory-items N] [--no-plot]
 //                                                                   [--only 1,2,…]
 //     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline N
+//     SuspenseBench --rss suspending|sleeping|static-html N TIMES
 //
 // Peak memory is measured in a fresh subprocess per subject (this executable with
 // `--memory-child`), from /proc/self/status VmHWM after resetting it through /proc/self/clear_refs.
@@ -160,6 +161,27 @@ func profile(_ workload: String, items: Int) async throws {
     print(workload, items, output.utf8.count)
 }
 
+/// Runs one workload `times` times in this process and prints the resident memory after each
+/// render, to show whether renders leave anything behind: `SuspenseBench --rss suspending 100000 20`.
+func residentMemory(_ workload: String, items: Int, times: Int) async throws {
+    func rss() -> String {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? "VmRSS: ?"
+        return line.dropFirst("VmRSS:".count).trimmingCharacters(in: .whitespaces)
+    }
+    for round in 1...times {
+        let output: String
+        switch workload {
+        case "suspending": output = try await Workloads.suspendingItems(count: items)
+        case "static-html": output = try await Workloads.staticTree(count: items, as: .html)
+        // Every item suspends for real: its query sleeps 1 ms.
+        case "sleeping": output = try await Workloads.slowSiblings(count: items, delay: .milliseconds(1))
+        default: fatalError("unknown workload \(workload)")
+        }
+        print("render \(round): \(output.utf8.count) bytes, VmRSS \(rss())")
+    }
+}
+
 // MARK: Machine
 
 func machineDescription() -> String {
@@ -184,6 +206,12 @@ struct SuspenseBench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "--memory-child", arguments.count == 3, let items = Int(arguments[2]) {
             try await memoryChild(subject: arguments[1], items: items)
+            return
+        }
+        if arguments.first == "--rss", arguments.count == 4, let items = Int(arguments[2]),
+            let times = Int(arguments[3])
+        {
+            try await residentMemory(arguments[1], items: items, times: times)
             return
         }
         if arguments.first == "--profile", arguments.count == 3, let items = Int(arguments[2]) {

@@ -9,7 +9,7 @@ public struct RenderFrame: Sendable, Hashable {
 /// The consumer behind ``resolveFrames(_:cache:options:isolation:)``: the shell is the first
 /// frame; each boundary event replaces that boundary's subtree in the previous frame (the rest
 /// is shared, not rebuilt), and each query result that changed something makes one frame.
-struct FrameRecorder: RenderEventConsumer {
+final class FrameRecorder: RenderEventConsumer {
     private(set) var frames: [RenderFrame] = []
     private var current: Node?
     private var cause = "initial"
@@ -54,7 +54,7 @@ struct FrameRecorder: RenderEventConsumer {
 
     var wantsSubtrees: Bool { true }
 
-    mutating func consume(_ event: RenderEvent) {
+    func consume(_ event: RenderEvent) {
         switch event {
         case .shell(let tree, _):
             guard let tree else { return }
@@ -84,7 +84,7 @@ struct FrameRecorder: RenderEventConsumer {
         }
     }
 
-    private mutating func flush() {
+    private func flush() {
         guard changed, let current else { return }
         changed = false
         if frames.last?.node != current {
@@ -94,7 +94,7 @@ struct FrameRecorder: RenderEventConsumer {
 
     /// Replaces the boundary `id` with `node` in the current frame; a boundary not shown in it
     /// (inside content still pending) is left alone.
-    private mutating func replace(_ id: BoundaryID, with node: Node) {
+    private func replace(_ id: BoundaryID, with node: Node) {
         guard var root = current else { return }
         var link = locations[id]
         if link == nil || self.node(at: link!.indices, in: root)?.boundaryID != id {
@@ -133,7 +133,7 @@ struct FrameRecorder: RenderEventConsumer {
 
     /// Records where every boundary in `node`, which stands at `path` (nil: the root), stands.
     /// Iterative.
-    private mutating func index(_ node: Node, at path: ChildPath?) {
+    private func index(_ node: Node, at path: ChildPath?) {
         var stack = [(node, path)]
         while let (node, path) = stack.popLast() {
             if let id = node.boundaryID, let path { locations[id] = path }

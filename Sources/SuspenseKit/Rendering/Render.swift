@@ -23,8 +23,8 @@ public func render<C: Component>(
     // Straight from the resolver's tree to the output, never through `Node`. Compact HTML is
     // written into the string itself; other formats let the tree go before their bytes become
     // the string, so that both are not held at once.
-    var consumer = WholeRender()
-    var tree: RenderTree? = try await _Resolver.run(component, cache: cache, options: options, consumer: &consumer)
+    let consumer = WholeRender()
+    var tree: RenderTree? = try await _Resolver.run(component, cache: cache, options: options, consumer: consumer)
     if case .html(pretty: false) = format.kind {
         return try HTMLRenderer.renderCompactString(tree!)
     }
@@ -46,8 +46,8 @@ public func resolve<C: Component>(
     options: RenderOptions = RenderOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> Node {
-    var consumer = WholeRender()
-    return try await _Resolver.run(component, cache: cache, options: options, consumer: &consumer).node()
+    let consumer = WholeRender()
+    return try await _Resolver.run(component, cache: cache, options: options, consumer: consumer).node()
 }
 
 /// Resolves a component tree and returns every state it passed through: first the shell (every
@@ -67,7 +67,7 @@ public func resolveFrames<C: Component>(
     options: RenderOptions = RenderOptions(deliveryOrder: .discovery),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> [RenderFrame] {
-    var recorder = FrameRecorder()
-    _ = try await _Resolver.run(component, cache: cache, options: options, consumer: &recorder)
+    let recorder = FrameRecorder()
+    _ = try await _Resolver.run(component, cache: cache, options: options, consumer: recorder)
     return recorder.frames
 }

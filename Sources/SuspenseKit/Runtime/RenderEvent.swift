@@ -33,11 +33,12 @@ enum RenderEvent {
     case finished(RenderTree)
 }
 
-/// Something that receives a render's events: a whole render, frames, later a stream.
-protocol RenderEventConsumer {
+/// Something that receives a render's events: a whole render, frames, later a stream. An object,
+/// used by the render's task only: the render keeps it across its suspensions.
+protocol RenderEventConsumer: AnyObject {
     /// Whether boundary events should carry their subtree (building it costs time).
     var wantsSubtrees: Bool { get }
-    mutating func consume(_ event: RenderEvent)
+    func consume(_ event: RenderEvent)
 }
 
 /// A change to the visible tree, noted while a pass runs and reported after it.

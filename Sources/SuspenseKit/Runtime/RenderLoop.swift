@@ -9,7 +9,7 @@ extension _Resolver {
         _ component: C,
         cache: QueryCache,
         options: RenderOptions,
-        consumer: inout Consumer,
+        consumer: Consumer,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
         let resolver = _Resolver(cache: cache, options: options, canLeaveThread: isolation == nil)
@@ -18,7 +18,7 @@ extension _Resolver {
         // render waits on is cancelled, and stops before the render returns.
         do {
             try resolver.evaluateRoot(component)
-            let tree = try await drive(resolver, runner: runner, options: options, consumer: &consumer)
+            let tree = try await drive(resolver, runner: runner, options: options, consumer: consumer)
             await runner.finish()
             return tree
         } catch {
@@ -31,7 +31,7 @@ extension _Resolver {
         _ resolver: _Resolver,
         runner: QueryRunner,
         options: RenderOptions,
-        consumer: inout Consumer,
+        consumer: Consumer,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
         let subtrees = consumer.wantsSubtrees
@@ -44,7 +44,7 @@ extension _Resolver {
         var arrived: [QueryID: Result<any Sendable, any Error>] = [:]
         var cancelled: Set<QueryID> = []
 
-        func afterPass(_ consumer: inout Consumer) {
+        func afterPass() {
             for query in resolver.waits.takeAbandoned() {
                 runner.cancel(query)
                 cancelled.insert(query)
@@ -64,7 +64,7 @@ extension _Resolver {
             }
         }
 
-        afterPass(&consumer)
+        afterPass()
         while resolver.waits.activeWaiters > 0 {
             guard !Task.isCancelled, let deliveries = await runner.mailbox.next() else { break }
             var ready: [(QueryID, Result<any Sendable, any Error>)] = []
@@ -95,7 +95,7 @@ extension _Resolver {
                 }
                 resolver.apply(result, for: query)
                 if let error = resolver.fatalError { throw error }
-                afterPass(&consumer)
+                afterPass()
             }
         }
         if Task.isCancelled { throw CancellationError() }
@@ -107,7 +107,7 @@ extension _Resolver {
 }
 
 /// The consumer of a whole render: it needs only the final tree, which `run` returns.
-struct WholeRender: RenderEventConsumer {
+final class WholeRender: RenderEventConsumer {
     var wantsSubtrees: Bool { false }
-    mutating func consume(_ event: RenderEvent) {}
+    func consume(_ event: RenderEvent) {}
 }

@@ -3,11 +3,11 @@ import Testing
 @testable import SuspenseKit
 
 /// Records a render's events as lines, with the `.tree` of each subtree.
-private struct EventLog: RenderEventConsumer {
+private final class EventLog: RenderEventConsumer {
     var lines: [String] = []
     var wantsSubtrees: Bool { true }
 
-    mutating func consume(_ event: RenderEvent) {
+    func consume(_ event: RenderEvent) {
         switch event {
         case .shell(let tree, let pending):
             lines.append("shell pending=\(pending.map(\.description)) \(render(tree))")
@@ -34,8 +34,8 @@ private struct EventLog: RenderEventConsumer {
 private func events<C: Component>(
     _ component: C, cache: QueryCache = QueryCache(), order: RenderOptions.DeliveryOrder = .discovery
 ) async throws -> [String] {
-    var log = EventLog()
-    _ = try await _Resolver.run(component, cache: cache, options: RenderOptions(deliveryOrder: order), consumer: &log)
+    let log = EventLog()
+    _ = try await _Resolver.run(component, cache: cache, options: RenderOptions(deliveryOrder: order), consumer: log)
     return log.lines
 }
 

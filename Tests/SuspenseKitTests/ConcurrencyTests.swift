@@ -84,7 +84,10 @@ private struct Shared: Component {
         struct A: Component {
             init(evaluations: Counter) throws {
                 evaluations.increment()
-                let _: String = try resolveValue(key: "a") { "a" }
+                let _: String = try resolveValue(key: "a") {
+                    await Task.yield()
+                    return "a"
+                }
             }
             var body: some Component { Text("a") }
         }

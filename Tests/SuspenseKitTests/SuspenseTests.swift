@@ -36,7 +36,10 @@ private struct UserComponent: Component {
 private struct ChangingKey: Component {
     init(counter: Counter) throws {
         let attempt = counter.increment()
-        let _: Int = try resolveValue(key: "changing/\(attempt)") { attempt }
+        let _: Int = try resolveValue(key: "changing/\(attempt)") {
+            await Task.yield()  // suspends: an instant answer would not suspend at all
+            return attempt
+        }
     }
     var body: some Component { Text("never") }
 }
@@ -103,7 +106,10 @@ private struct SuspendsInBody: Component {
         struct Outer: Component {
             init(evaluations: Counter) throws {
                 evaluations.increment()
-                let _: String = try resolveValue(key: "outer") { "outer" }
+                let _: String = try resolveValue(key: "outer") {
+                    await Task.yield()
+                    return "outer"
+                }
             }
             var body: some Component { Text("outer content") }
         }
@@ -265,7 +271,10 @@ private struct Level: Component {
     init(depth: Int, index: Int) throws {
         self.depth = depth
         self.index = index
-        label = try resolveValue(key: "level/\(depth)/\(index)") { "\(depth).\(index)" }
+        label = try resolveValue(key: "level/\(depth)/\(index)") {
+            await Task.yield()  // suspends: each level shows its fallback first
+            return "\(depth).\(index)"
+        }
     }
     var body: some Component {
         Element("div") {

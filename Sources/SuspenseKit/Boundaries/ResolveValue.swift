@@ -11,7 +11,10 @@ public func resolveValue<Value: Sendable>(
 /// Returns the value stored under `key` in the render's ``QueryCache``, rethrows the failure
 /// stored there, or suspends the component until `query` has run.
 ///
-/// Identical keys anywhere in one render share one execution of the query.
+/// Identical keys anywhere in one render share one execution of the query. Inside a render, a
+/// key neither stored nor running starts its query at once: when the query finishes without
+/// suspending, its value is returned here and the component never suspends (its ``Suspense``
+/// shows no fallback); otherwise the component suspends while the query runs.
 /// - Parameters:
 ///   - key: Identifies the query's result in the cache.
 ///   - query: Loads the value; called at most once per key per cache.
@@ -19,20 +22,11 @@ public func resolveValue<Value: Sendable>(
     key: String,
     query: @escaping @Sendable () async throws -> Value
 ) throws -> Value {
-    guard let cache = QueryCache.current else {
+    guard let scope = RenderScope.current else {
         throw Promise<Value>.pending(key: key, query: query)
     }
-    switch cache.entry(for: key) {
-    case .value(let stored):
-        guard let value = stored as? Value else {
-            throw QueryTypeMismatch(key: key, expected: "\(Value.self)", found: "\(type(of: stored))")
-        }
-        return value
-    case .failure(let error):
-        throw error
-    case .pendingForever, nil:
-        throw Promise<Value>.pending(key: key, query: query)
-    }
+    if let value = try scope.cache.read(key, mailbox: scope.mailbox, query: query) { return value }
+    throw Promise<Value>.pending(key: key, query: query)
 }
 
 /// Two reads of one key asked for different value types.

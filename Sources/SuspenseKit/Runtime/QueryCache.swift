@@ -22,16 +22,17 @@ public final class QueryCache: Sendable {
         /// Queries running for one or more renders, by key.
         var inFlight: [String: InFlightQuery] = [:]
         var nextRun: UInt64 = 0
+        /// Outcomes a test fixed in place of running the query, by key or keyless-promise label.
+        var stubs: [String: QueryOutcome] = [:]
     }
 
     let state = Locked(State())
-    private let stubs = Locked<[String: QueryOutcome]>([:])
 
     /// Creates an empty cache.
     public init() {}
 
     /// The cache of the render whose components are being evaluated on this task.
-    @TaskLocal static var current: QueryCache?
+    static var current: QueryCache? { RenderScope.current?.cache }
 
     func entry(for key: String) -> Entry? {
         state.withLock { $0.entries[key] }
@@ -63,12 +64,18 @@ public final class QueryCache: Sendable {
     ///   - key: The query's key, or the label of a keyless promise.
     ///   - outcome: A value, a failure, or `.pending` to leave the query unfinished.
     public func stub(_ key: String, with outcome: QueryOutcome) {
-        stubs.withLock { $0[key] = outcome }
+        state.withLock { $0.stubs[key] = outcome }
     }
 
     /// The stubbed outcome for a query key or keyless-promise label, if a test gave one.
     func stubbedOutcome(for key: String) -> QueryOutcome? {
-        stubs.withLock { $0[key] }
+        state.withLock { $0.stubs[key] }
+    }
+
+    /// What is stored under `key` and the outcome a test stubbed for it (by key or label), in
+    /// one acquisition of the lock.
+    func entryAndStub(for key: String, stubLabel: String) -> (Entry?, QueryOutcome?) {
+        state.withLock { ($0.entries[key], $0.stubs[stubLabel]) }
     }
 
     /// The value stored under `key`, if there is one of that type.
@@ -92,7 +99,9 @@ public final class QueryCache: Sendable {
 
     /// Forgets everything, stubs included.
     public func removeAll() {
-        state.withLock { $0.entries.removeAll() }
-        stubs.withLock { $0.removeAll() }
+        state.withLock {
+            $0.entries.removeAll()
+            $0.stubs.removeAll()
+        }
     }
 }

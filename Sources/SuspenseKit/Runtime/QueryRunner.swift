@@ -8,6 +8,21 @@ struct InFlightQuery {
     let run: UInt64
     var task: Task<Void, Never>?
     var mailboxes: [ObjectIdentifier: QueryMailbox]
+    /// The render starting the run on its own thread (`QueryCache.read`), until the start
+    /// returns: a result that arrives before then is read by the starter itself, not delivered.
+    var starter: ObjectIdentifier?
+
+    /// A run started by the runner for the render behind `mailbox`.
+    init(run: UInt64, mailbox: QueryMailbox) {
+        self.run = run
+        self.mailboxes = [ObjectIdentifier(mailbox): mailbox]
+    }
+
+    /// A run being started at once by the render behind `starter` (the immediate path).
+    init(run: UInt64, starter: QueryMailbox) {
+        self.init(run: run, mailbox: starter)
+        self.starter = ObjectIdentifier(starter)
+    }
 }
 
 /// A query's body as the runner runs it: the stub a test gave, or the promise's query. A promise
@@ -50,12 +65,14 @@ extension QueryCache {
             case .pendingForever?, nil: break
             }
             if state.inFlight[key] != nil {
+                // Started by this render on the immediate path: it waits on its own run.
+                let isOwn = state.inFlight[key]!.mailboxes[ObjectIdentifier(mailbox)] != nil
                 state.inFlight[key]!.mailboxes[ObjectIdentifier(mailbox)] = mailbox
-                return .joined
+                return isOwn ? .started : .joined
             }
             state.nextRun += 1
             let run = state.nextRun
-            state.inFlight[key] = InFlightQuery(run: run, task: nil, mailboxes: [ObjectIdentifier(mailbox): mailbox])
+            state.inFlight[key] = InFlightQuery(run: run, mailbox: mailbox)
             // Created under the lock: the task's completion takes the lock, so it cannot finish
             // before its handle is stored.
             state.inFlight[key]!.task = Task.detached { [self] in
@@ -68,15 +85,16 @@ extension QueryCache {
 
     /// Stores a run's result and delivers it to every render waiting on it; a run cancelled
     /// because nobody waited any more delivers nothing and stores nothing.
-    private func complete(_ key: String, run: UInt64, with result: Result<any Sendable, any Error>) {
+    func complete(_ key: String, run: UInt64, with result: Result<any Sendable, any Error>) {
         let mailboxes: [QueryMailbox]? = state.withLock { state in
-            guard let running = state.inFlight[key], running.run == run else { return nil }
+            guard var running = state.inFlight[key], running.run == run else { return nil }
             state.inFlight[key] = nil
             switch result {
             case .success(let value): state.entries[key] = .value(value)
             case .failure(let error): state.entries[key] = .failure(error)
             }
-            return Array(running.mailboxes.values)
+            if let starter = running.starter { running.mailboxes[starter] = nil }
+            return running.mailboxes.isEmpty ? nil : Array(running.mailboxes.values)
         }
         for mailbox in mailboxes ?? [] {
             mailbox.post(.key(key), result)
@@ -116,14 +134,15 @@ extension QueryCache {
 /// Used by the render's own task only.
 final class QueryRunner {
     let cache: QueryCache
-    let mailbox = QueryMailbox()
+    let mailbox: QueryMailbox
     private var keys: Set<String> = []
     private var anonymous: [Int: Task<Void, Never>] = [:]
     /// Runs this render cancelled, to wait for before it returns.
     private var cancelled: [Task<Void, Never>] = []
 
-    init(cache: QueryCache) {
+    init(cache: QueryCache, mailbox: QueryMailbox) {
         self.cache = cache
+        self.mailbox = mailbox
     }
 
     /// Starts or joins a query; returns whether it joined a run of another render.
@@ -181,7 +200,9 @@ final class QueryRunner {
     /// outlives it (as a task group's children would not). Queries other renders still wait on
     /// go on for them.
     func finish(isolation: isolated (any Actor)? = #isolation) async {
-        for key in keys {
+        // Keys the render's components started themselves and never came to wait on through
+        // a slot (their region was discarded in the same pass) are left too.
+        for key in keys.union(mailbox.takeStarted()) {
             if let task = cache.leave(key, mailbox: mailbox) { cancelled.append(task) }
         }
         keys = []
@@ -204,9 +225,24 @@ final class QueryMailbox: Sendable {
         var deliveries: [Delivery] = []
         var waiter: CheckedContinuation<[Delivery]?, Never>?
         var isClosed = false
+        /// Keys the render's components started on the immediate path and still ran.
+        var started: [String] = []
     }
 
     private let state = Locked(State())
+
+    /// A component of the render started `key` at once and it went on running.
+    func noteStarted(_ key: String) {
+        state.withLock { $0.started.append(key) }
+    }
+
+    /// The keys noted by `noteStarted`, for the render to leave when it ends.
+    func takeStarted() -> [String] {
+        state.withLock { state in
+            defer { state.started = [] }
+            return state.started
+        }
+    }
 
     func post(_ query: QueryID, _ result: Result<any Sendable, any Error>) {
         let waiter: CheckedContinuation<[Delivery]?, Never>? = state.withLock { state in

@@ -13,7 +13,7 @@ extension _Resolver {
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
         let resolver = _Resolver(cache: cache, options: options, canLeaveThread: isolation == nil)
-        let runner = QueryRunner(cache: cache)
+        let runner = QueryRunner(cache: cache, mailbox: resolver.scope.mailbox)
         // Whatever happens, the render leaves every query it still waits on: a query no other
         // render waits on is cancelled, and stops before the render returns.
         do {

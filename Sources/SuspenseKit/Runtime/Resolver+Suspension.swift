@@ -103,18 +103,14 @@ extension _Resolver {
     private func wait(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise) {
         records.slots[slot].query = query
         // A key left pending for good, or stubbed as pending, never starts a query.
+        let entry: QueryCache.Entry?
         let stub: QueryOutcome?
         switch query {
-        case .key(let key): stub = cache.stubbedOutcome(for: key)
-        case .anonymous: stub = cache.stubbedOutcome(for: promise.valueTypeName)
+        case .key(let key): (entry, stub) = cache.entryAndStub(for: key, stubLabel: key)
+        case .anonymous: (entry, stub) = (nil, cache.stubbedOutcome(for: promise.valueTypeName))
         }
-        var neverResolves = false
-        if case .key(let key) = query, case .pendingForever = cache.entry(for: key) {
-            neverResolves = true
-        } else if case .pending = stub {
-            neverResolves = true
-        }
-        if neverResolves { return }
+        if case .pendingForever? = entry { return }
+        if case .pending? = stub { return }
         records.slots[slot].waitsInFlight = true
         waits.add(slot, on: query, promise: promise, stub: stub)
     }
@@ -186,7 +182,7 @@ extension _Resolver {
         for slot in slots {
             records.slots[slot].waitsInFlight = false
         }
-        QueryCache.$current.withValue(cache) {
+        RenderScope.$current.withValue(scope) {
             for slot in slots where records.slots[slot].isPending {
                 let target = records.slots[slot].deliversTo
                 switch (target >= 0, result) {
@@ -203,7 +199,7 @@ extension _Resolver {
             }
         }
         // Settling may show a fallback again, which evaluates components: inside the cache's scope.
-        if fatalError == nil { QueryCache.$current.withValue(cache) { settle() } }
+        if fatalError == nil { RenderScope.$current.withValue(scope) { settle() } }
     }
 
     private func rerun(_ slot: SlotIndex) {

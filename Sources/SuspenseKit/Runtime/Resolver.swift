@@ -38,6 +38,8 @@ public final class _Resolver {
     let rootNode: NodeArena.ID
     let options: RenderOptions
     let cache: QueryCache
+    /// The cache and mailbox components read queries through (`resolveValue(key:)`).
+    let scope: RenderScope
     /// How much of the current thread's stack a pass may use.
     var stack: StackGuard
     /// The queries slots wait on; see WaitTable.
@@ -60,6 +62,7 @@ public final class _Resolver {
 
     init(cache: QueryCache, options: RenderOptions, canLeaveThread: Bool) {
         self.cache = cache
+        self.scope = RenderScope(cache: cache, mailbox: QueryMailbox())
         self.options = options
         self.stack = StackGuard(canLeaveThread: canLeaveThread)
         rootNode = nodes.makeFragment()
@@ -80,14 +83,14 @@ public final class _Resolver {
     func evaluateRoot<C: Component>(_ component: C) throws {
         stack.anchor()
         do {
-            try QueryCache.$current.withValue(cache) {
+            try RenderScope.$current.withValue(scope) {
                 try C._resolve(component, in: self)
             }
         } catch {
             throw renderError(error)
         }
         // Settling may show a fallback again, which evaluates components: inside the cache's scope.
-        QueryCache.$current.withValue(cache) { settle() }
+        RenderScope.$current.withValue(scope) { settle() }
     }
 
     // The generic path below, and the `_resolve` of every primitive, are `@inlinable`: a user's
@@ -276,9 +279,9 @@ public final class _Resolver {
         }
         let saved = stack
         defer { stack = saved }
-        let cache = self.cache
+        let scope = self.scope
         try LargeStackThread.run {
-            try QueryCache.$current.withValue(cache) {
+            try RenderScope.$current.withValue(scope) {
                 self.stack.anchor(extensions: saved.extensions + 1)
                 try body(self)
             }

@@ -18,7 +18,12 @@ private struct ReliabilityRestless: Component {
     init(ledger: ReliabilityQueryLedger) throws {
         self.ledger = ledger
         let key = "restless/\(ledger.finished)"
-        value = try resolveValue(key: key) { try await ledger.run(key) { "loaded" } }
+        value = try resolveValue(key: key) {
+            try await ledger.run(key) {
+                await Task.yield()  // suspends: an instant answer would not suspend at all
+                return "loaded"
+            }
+        }
     }
     var body: some Component { Text(value) }
 }
@@ -176,7 +181,10 @@ struct ReliabilityFaultTests {
             description
                 == "\(SuspenseError.stillSuspending(component: "ReliabilityRestless", attempts: 6, lastQuery: "restless/6"))"
         )
-        #expect(ledger.finished == 6 && ledger.live == 0)
+        // Six runs answered; the seventh key's query started when the component asked for it,
+        // and was cancelled when the boundary caught: seven ended, none left running.
+        #expect(ledger.finished == 7 && ledger.live == 0)
+        #expect(ledger.starts["restless/6"] == 1)
 
         // Without a boundary, the render throws it, naming the component.
         let again = ReliabilityQueryLedger()

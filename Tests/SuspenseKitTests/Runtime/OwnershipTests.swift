@@ -30,12 +30,12 @@ private struct Holder: Component {
     let tracked: Tracked
     let text: String
 
-    init(_ key: String, live: LiveCount, fails: Bool = false) throws {
+    init(_ key: String, live: LiveCount, fails: Bool = false, suspends: Bool = true) throws {
         tracked = Tracked(live)
         let captured = Tracked(live)
         text = try resolveValue(key: key) {
             _ = captured
-            await Task.yield()
+            if suspends { await Task.yield() }
             if fails { throw TestFailure("\(key) failed") }
             return key
         }
@@ -175,6 +175,25 @@ private struct FallbackText: Component {
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(live.count.value == 1)
         _ = token
+    }
+
+    @Test func queriesThatAnswerAtOnceKeepNothing() async throws {
+        let live = LiveCount()
+        let cache = QueryCache()
+        let page = ErrorBoundary {
+            Suspense {
+                ForEach(0..<50) { try Holder("instant/\($0)", live: live, fails: $0 == 40, suspends: false) }
+            }
+        } fallback: { _ in
+            Text("caught")
+        }
+        #expect(try await render(page, as: .plain, cache: cache) == "caught")
+        let other = Suspense { ForEach(0..<50) { try Holder("fine/\($0)", live: live, suspends: false) } }
+        _ = try await resolveFrames(other, cache: cache)
+        #expect(live.count.value == 0)
+        // 41 components of the first render (the 41st failed), 50 of the second, two each.
+        #expect(live.made.value == 182)
+        #expect(cache.runningQueryCount == 0)
     }
 
     @Test func repeatedRendersSharingACacheKeepNothingButTheCachedValues() async throws {

@@ -23,6 +23,7 @@ enum Fixtures {
         init(id: Int, executions: Executions? = nil) throws {
             user = try resolveValue(key: "user/\(id)") {
                 executions?.increment()
+                await Task.yield()  // suspends, so that the page shows its fallbacks first
                 return Loaded(name: "User \(id) <\"&'>")
             }
         }
@@ -35,7 +36,10 @@ enum Fixtures {
 
     struct Failing: Component {
         init() throws {
-            let _: Int = try resolveValue(key: "fails") { throw Boom() }
+            let _: Int = try resolveValue(key: "fails") {
+                await Task.yield()
+                throw Boom()
+            }
         }
         var body: some Component { Text("never") }
     }

@@ -238,10 +238,12 @@ enum ReliabilityHarness {
         }
     }
 
-    /// A query's latency: yields to the other tasks `steps` times; a large step count also sleeps
-    /// a little, so some queries finish after a real delay. Never depends on timing for results.
+    /// A query's latency: yields to the other tasks `steps` times (at least once, so that every
+    /// generated query suspends and its component never gets its value in the first pass, as the
+    /// reference model assumes); a large step count also sleeps a little, so some queries finish
+    /// after a real delay. Never depends on timing for results.
     static func wait(_ steps: Int) async {
-        for _ in 0..<steps % 64 {
+        for _ in 0..<max(1, steps % 64) {
             await Task.yield()
         }
         if steps >= 64 {

@@ -1,0 +1,99 @@
+// The immediate query path: `resolveValue(key:)` inside a render starts its query at once, on
+// the component's own thread, and returns the value when the query finished without suspending.
+// No promise is thrown, the component is not evaluated twice, and on platforms with immediate
+// tasks no task is scheduled. A query that suspends goes on as a task of the runner, with the
+// render already waiting on it: the component throws its promise as before, and its slot waits
+// on the run that is in flight.
+//
+// Outcomes fixed by a test (`QueryCache.stub`) are never started here: they keep the normal
+// path, so the fallback frame is still rendered first.
+
+/// What the components of one render read queries through: the render's cache, and the mailbox
+/// its results reach. Bound as a task-local while the render evaluates components.
+struct RenderScope: Sendable {
+    let cache: QueryCache
+    let mailbox: QueryMailbox
+
+    @TaskLocal static var current: RenderScope?
+}
+
+extension QueryCache {
+    /// What `read` found under the lock.
+    private enum Found {
+        case entry(Entry)
+        case suspend
+        case start(UInt64)
+    }
+
+    /// Reads `key` for the render whose results reach `mailbox`: the stored value, or the value
+    /// of a query started now that finished without suspending; `nil` when the component has to
+    /// suspend (the query is running, stubbed, or pending for good). Rethrows a stored failure.
+    func read<Value: Sendable>(
+        _ key: String,
+        mailbox: QueryMailbox,
+        query: @escaping @Sendable () async throws -> Value
+    ) throws -> Value? {
+        let found: Found = state.withLock { state in
+            if let entry = state.entries[key] { return .entry(entry) }
+            if state.inFlight[key] != nil || state.stubs[key] != nil { return .suspend }
+            state.nextRun += 1
+            state.inFlight[key] = InFlightQuery(run: state.nextRun, starter: mailbox)
+            return .start(state.nextRun)
+        }
+        switch found {
+        case .entry(let entry):
+            return try Self.value(of: entry, key: key)
+        case .suspend:
+            return nil
+        case .start(let run):
+            let task = startImmediately { [self] in
+                let result: Result<any Sendable, any Error>
+                do {
+                    result = .success(try await query())
+                } catch let inner as any AnyPromise {
+                    result = .failure(SuspenseError.promiseThrownInQuery(query: key, promise: inner.valueTypeName))
+                } catch {
+                    result = .failure(error)
+                }
+                self.complete(key, run: run, with: result)
+            }
+            let entry: Entry? = state.withLock { state in
+                if state.inFlight[key]?.run == run {
+                    // Still running: from now on its result reaches the starter's mailbox too.
+                    state.inFlight[key]!.task = task
+                    state.inFlight[key]!.starter = nil
+                    return nil
+                }
+                return state.entries[key]
+            }
+            guard let entry else {
+                mailbox.noteStarted(key)
+                return nil
+            }
+            return try Self.value(of: entry, key: key)
+        }
+    }
+
+    private static func value<Value>(of entry: Entry, key: String) throws -> Value? {
+        switch entry {
+        case .value(let stored):
+            guard let value = stored as? Value else {
+                throw QueryTypeMismatch(key: key, expected: "\(Value.self)", found: "\(type(of: stored))")
+            }
+            return value
+        case .failure(let error):
+            throw error
+        case .pendingForever:
+            return nil
+        }
+    }
+}
+
+/// Starts `operation` on the current thread, until its first suspension, where the platform has
+/// immediate tasks; elsewhere as a detached task. Task-locals are not inherited either way.
+private func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        return Task.immediateDetached(operation: operation)
+    }
+    return Task.detached(operation: operation)
+}

@@ -137,3 +137,42 @@ public struct SharedItem: Component {
         Element("li") { Text(text) }
     }
 }
+
+/// Benchmark 6: `count` components on `keys` keys whose queries really suspend (`Task.sleep`).
+public struct SleepingKeyList: Component {
+    public let count: Int
+    public let keys: Int
+    public let delay: Duration
+    public init(count: Int, keys: Int, delay: Duration) {
+        self.count = count
+        self.keys = keys
+        self.delay = delay
+    }
+
+    public var body: some Component {
+        Suspense {
+            Element("ul") {
+                ForEach(0..<count) { index in
+                    try SleepingKeyItem(key: index % keys, delay: delay)
+                }
+            }
+        } fallback: {
+            Text("Loading…")
+        }
+    }
+}
+
+public struct SleepingKeyItem: Component {
+    let text: String
+
+    public init(key: Int, delay: Duration) throws {
+        text = try resolveValue(key: "sleeping/\(key)") {
+            try await Task.sleep(for: delay)
+            return itemText(key)
+        }
+    }
+
+    public var body: some Component {
+        Element("li") { Text(text) }
+    }
+}

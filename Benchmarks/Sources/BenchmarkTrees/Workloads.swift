@@ -17,6 +17,12 @@ public enum Workloads {
         try await render(SlowList(count: count, delay: delay), as: .html)
     }
 
+    /// Benchmark 6: `count` components reading `keys` keys (item `i` reads key `i % keys`), each
+    /// query sleeping `delay`: the cost of real waiting, many readers per key.
+    public static func sleepingKeys(count: Int, keys: Int, delay: Duration) async throws -> String {
+        try await render(SleepingKeyList(count: count, keys: keys, delay: delay), as: .html)
+    }
+
     /// Benchmark 4: `count` components sharing one key; returns the output and how many times the
     /// query ran.
     public static func sharedKey(count: Int) async throws -> (output: String, executions: Int) {

@@ -7,13 +7,19 @@ enum PlainRenderer {
         "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
     ]
 
-    static func render(_ tree: RenderTree) -> [UInt8] {
-        // One loop over the tree's entries, bytes into one buffer: see HTMLRenderer.
+    /// What a tag does to the lines of `.plain`.
+    private enum TagRole: UInt8 {
+        case inline, block, lineBreak
+    }
+
+    /// The output and where the line stands; a struct with mutating methods, not closures over
+    /// local variables, so that the compiler checks exclusive access statically.
+    private struct Writer {
         var output: [UInt8] = []
-        output.reserveCapacity(tree.bytes.count + 64)
         var lineIsEmpty = true
         var needsBreak = false
-        func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+
+        mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let last = bytes.last else { return }
             if needsBreak, !lineIsEmpty {
                 output.append(UInt8(ascii: "\n"))
@@ -25,41 +31,55 @@ enum PlainRenderer {
             lineIsEmpty =
                 last == UInt8(ascii: "\n") && (bytes.count == 1 || bytes[bytes.count - 2] != UInt8(ascii: "\r"))
         }
+    }
+
+    static func render(_ tree: RenderTree) -> [UInt8] {
+        // One loop over the tree's entries, bytes into one buffer: see HTMLRenderer. Each tag
+        // name is classified once per render, not looked up per element.
+        var writer = Writer()
+        writer.output.reserveCapacity(tree.bytes.count + 64)
+        let roles: [TagRole] = tree.names.names.map { name in
+            name == "br" ? .lineBreak : blockTags.contains(name) ? .block : .inline
+        }
         // Where each open block element's subtree ends.
         var blockEnds: [Int] = []
-        let entries = tree.entries
-        var index = 0
-        while index < entries.count {
-            while let end = blockEnds.last, end <= index {
-                blockEnds.removeLast()
-                needsBreak = true
-            }
-            let entry = entries[index]
-            switch entry.kind {
-            case .text:
-                tree.withBytes(of: entry, write)
-            case .rawHTML:
-                var text = strippingTags(tree.string(of: entry))
-                text.withUTF8(write)
-            case .element:
-                let tag = tree.names[entry.a]
-                if tag == "br" {
-                    output.append(UInt8(ascii: "\n"))
-                    lineIsEmpty = true
-                    needsBreak = false
-                    index = Int(entry.end)  // its children, if any, show nothing
-                    continue
+        tree.bytes.withUnsafeBufferPointer { bytes in
+            tree.entries.withUnsafeBufferPointer { entries in
+                var index = 0
+                while index < entries.count {
+                    while let end = blockEnds.last, end <= index {
+                        blockEnds.removeLast()
+                        writer.needsBreak = true
+                    }
+                    let entry = entries[index]
+                    switch entry.kind {
+                    case .text:
+                        writer.write(UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.a) + Int(entry.b)]))
+                    case .rawHTML:
+                        var text = strippingTags(tree.string(of: entry))
+                        text.withUTF8 { writer.write($0) }
+                    case .element:
+                        switch roles[Int(entry.a)] {
+                        case .lineBreak:
+                            writer.output.append(UInt8(ascii: "\n"))
+                            writer.lineIsEmpty = true
+                            writer.needsBreak = false
+                            index = Int(entry.end)  // its children, if any, show nothing
+                            continue
+                        case .block:
+                            writer.needsBreak = true
+                            blockEnds.append(Int(entry.end))
+                        case .inline:
+                            break
+                        }
+                    case .fragment, .component, .suspense, .errorBoundary:
+                        break
+                    }
+                    index += 1
                 }
-                if blockTags.contains(tag) {
-                    needsBreak = true
-                    blockEnds.append(Int(entry.end))
-                }
-            case .fragment, .component, .suspense, .errorBoundary:
-                break
             }
-            index += 1
         }
-        return output
+        return writer.output
     }
 
     static func strippingTags(_ html: String) -> String {

@@ -4,7 +4,10 @@ enum TreeRenderer {
         // One loop over the tree's entries, bytes into one buffer, one shared prefix that grows and
         // shrinks with the depth: see HTMLRenderer.
         var output: [UInt8] = []
-        output.reserveCapacity(tree.bytes.count + tree.entries.count * 12 + 64)
+        // Room for the text (and its escapes) and, per line, a newline, a branch ("├─ " is 7
+        // bytes) and a few levels of prefix: growing a large buffer costs more than reserving
+        // address space that stays untouched.
+        output.reserveCapacity(tree.bytes.count + tree.bytes.count / 4 + tree.entries.count * 28 + 64)
         var prefix: [UInt8] = []
         let entries = tree.entries
         guard !entries.isEmpty else { return [] }
@@ -86,6 +89,49 @@ enum TreeRenderer {
 
     private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Common text: count what escaping adds (a backslash before `"`, `\\`, newline, return,
+        // tab), grow the buffer once and write through a pointer. Other control characters,
+        // rare, take the byte-by-byte path below.
+        var extra = 0
+        var isCommon = true
+        for byte in text where byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                extra &+= 1
+            default:
+                isCommon = false
+            }
+        }
+        if isCommon {
+            if extra == 0 {
+                output.append(contentsOf: text)
+            } else {
+                let start = output.count
+                output.append(contentsOf: repeatElement(0, count: text.count + extra))
+                output.withUnsafeMutableBufferPointer { buffer in
+                    var position = buffer.baseAddress! + start
+                    for byte in text {
+                        switch byte {
+                        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                            position[0] = UInt8(ascii: "\\")
+                            position[1] = byte
+                            position += 2
+                        case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                            position[0] = UInt8(ascii: "\\")
+                            position[1] =
+                                byte == UInt8(ascii: "\n")
+                                ? UInt8(ascii: "n") : byte == UInt8(ascii: "\r") ? UInt8(ascii: "r") : UInt8(ascii: "t")
+                            position += 2
+                        default:
+                            position.pointee = byte
+                            position += 1
+                        }
+                    }
+                }
+            }
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text {
             switch byte {
             case UInt8(ascii: "\""):

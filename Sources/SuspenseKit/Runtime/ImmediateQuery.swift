@@ -18,6 +18,13 @@ struct RenderScope: Sendable {
 }
 
 extension QueryCache {
+    /// What became of a run `read` started, when the start returned.
+    private enum StartOutcome {
+        case running
+        case finishedAtOnce(Entry)
+        case finishedLater(Entry?)
+    }
+
     /// What `read` found under the lock.
     private enum Found {
         case entry(Entry)
@@ -42,6 +49,8 @@ extension QueryCache {
         }
         switch found {
         case .entry(let entry):
+            // Stored by a run this render started and has not applied yet: suspend on it.
+            if mailbox.isAwaiting(key) { return nil }
             return try Self.value(of: entry, key: key)
         case .suspend:
             return nil
@@ -57,20 +66,39 @@ extension QueryCache {
                 }
                 self.complete(key, run: run, with: result)
             }
-            let entry: Entry? = state.withLock { state in
+            let outcome: StartOutcome = state.withLock { state in
                 if state.inFlight[key]?.run == run {
                     // Still running: from now on its result reaches the starter's mailbox too.
                     state.inFlight[key]!.task = task
                     state.inFlight[key]!.starter = nil
-                    return nil
+                    state.inFlight[key]!.starterThread = nil
+                    return .running
                 }
-                return state.entries[key]
+                if state.finishedAtOnce.remove(run) != nil, let entry = state.entries[key] {
+                    return .finishedAtOnce(entry)
+                }
+                // It suspended, and finished on another thread before the start returned: the
+                // component suspends as for any query that suspended, and the result is
+                // delivered to the render like any other. Which path a query takes, and which
+                // components show a fallback, never depend on timing.
+                return .finishedLater(state.entries[key])
             }
-            guard let entry else {
-                mailbox.noteStarted(key)
+            switch outcome {
+            case .running:
+                mailbox.noteAwaiting(key)
+                return nil
+            case .finishedAtOnce(let entry):
+                return try Self.value(of: entry, key: key)
+            case .finishedLater(let entry):
+                mailbox.noteAwaiting(key)
+                switch entry {
+                case .value(let value)?: mailbox.post(.key(key), .success(value))
+                case .failure(let error)?: mailbox.post(.key(key), .failure(error))
+                // Forgotten meanwhile (`removeValue`): the render's slot starts it again.
+                case .pendingForever?, nil: mailbox.applied(key)
+                }
                 return nil
             }
-            return try Self.value(of: entry, key: key)
         }
     }
 

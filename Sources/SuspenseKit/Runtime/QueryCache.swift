@@ -24,6 +24,9 @@ public final class QueryCache: Sendable {
         var nextRun: UInt64 = 0
         /// Outcomes a test fixed in place of running the query, by key or keyless-promise label.
         var stubs: [String: QueryOutcome] = [:]
+        /// Runs started on the immediate path that finished before their start returned,
+        /// without suspending: their starter takes the value from `entries`.
+        var finishedAtOnce: Set<UInt64> = []
     }
 
     let state = Locked(State())

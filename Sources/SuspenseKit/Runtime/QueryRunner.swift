@@ -1,3 +1,13 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 // The query runner: every query task of every render. A keyed query runs in its cache's
 // `inFlight` table, joined by every render of that cache that waits on the key; a keyless one
 // runs for its render alone. A render that stops waiting leaves; the last one to leave cancels
@@ -9,8 +19,12 @@ struct InFlightQuery {
     var task: Task<Void, Never>?
     var mailboxes: [ObjectIdentifier: QueryMailbox]
     /// The render starting the run on its own thread (`QueryCache.read`), until the start
-    /// returns: a result that arrives before then is read by the starter itself, not delivered.
+    /// returns: a result that arrives before then is not delivered to it; the starter reads it
+    /// from the cache, and uses it at once only if the query finished on the starter's own
+    /// thread (without suspending).
     var starter: ObjectIdentifier?
+    /// The thread that is starting the run, while `starter` is set.
+    var starterThread: pthread_t?
 
     /// A run started by the runner for the render behind `mailbox`.
     init(run: UInt64, mailbox: QueryMailbox) {
@@ -22,6 +36,7 @@ struct InFlightQuery {
     init(run: UInt64, starter: QueryMailbox) {
         self.init(run: run, mailbox: starter)
         self.starter = ObjectIdentifier(starter)
+        self.starterThread = pthread_self()
     }
 }
 
@@ -93,7 +108,13 @@ extension QueryCache {
             case .success(let value): state.entries[key] = .value(value)
             case .failure(let error): state.entries[key] = .failure(error)
             }
-            if let starter = running.starter { running.mailboxes[starter] = nil }
+            if let starter = running.starter {
+                running.mailboxes[starter] = nil
+                // On the starter's thread while it starts the run: the query never suspended.
+                if let thread = running.starterThread, pthread_equal(thread, pthread_self()) != 0 {
+                    state.finishedAtOnce.insert(run)
+                }
+            }
             return running.mailboxes.isEmpty ? nil : Array(running.mailboxes.values)
         }
         for mailbox in mailboxes ?? [] {
@@ -151,6 +172,11 @@ final class QueryRunner {
         case .key(let key):
             // Already waited on by this render (its slots were discarded, then another asked).
             if keys.contains(key) { return false }
+            // Started by this render's component at once: its result comes to the mailbox.
+            if mailbox.isAwaiting(key) {
+                keys.insert(key)
+                return false
+            }
             switch cache.join(key, mailbox: mailbox, promise: query.promise, stub: query.stub) {
             case .stored(let result):
                 mailbox.post(query.id, result)
@@ -175,7 +201,9 @@ final class QueryRunner {
     /// The query's result arrived: nothing to leave any more.
     func finished(_ query: QueryID) {
         switch query {
-        case .key(let key): keys.remove(key)
+        case .key(let key):
+            keys.remove(key)
+            mailbox.applied(key)
         case .anonymous(let number): anonymous[number] = nil
         }
     }
@@ -184,6 +212,8 @@ final class QueryRunner {
     func cancel(_ query: QueryID) {
         switch query {
         case .key(let key):
+            // A later reader of the key joins it afresh instead of waiting on this mailbox.
+            mailbox.applied(key)
             if keys.remove(key) != nil, let task = cache.leave(key, mailbox: mailbox) {
                 cancelled.append(task)
             }
@@ -202,7 +232,7 @@ final class QueryRunner {
     func finish(isolation: isolated (any Actor)? = #isolation) async {
         // Keys the render's components started themselves and never came to wait on through
         // a slot (their region was discarded in the same pass) are left too.
-        for key in keys.union(mailbox.takeStarted()) {
+        for key in keys.union(mailbox.takeAwaiting()) {
             if let task = cache.leave(key, mailbox: mailbox) { cancelled.append(task) }
         }
         keys = []
@@ -225,22 +255,44 @@ final class QueryMailbox: Sendable {
         var deliveries: [Delivery] = []
         var waiter: CheckedContinuation<[Delivery]?, Never>?
         var isClosed = false
-        /// Keys the render's components started on the immediate path and still ran.
-        var started: [String] = []
+        /// Keys the render's components started on the immediate path that did not finish at
+        /// once, until the render applies their result.
+        var awaiting: Set<String> = []
     }
 
     private let state = Locked(State())
+    /// How many keys `awaiting` holds: reads skip the lock when none.
+    private let awaitingCount = Atomic<Int>(0)
 
-    /// A component of the render started `key` at once and it went on running.
-    func noteStarted(_ key: String) {
-        state.withLock { $0.started.append(key) }
+    /// A component of the render started `key` at once and it did not finish at once: its
+    /// result reaches the render through this mailbox, and until the render applies it, every
+    /// component of the render that reads the key suspends on it, even if the result is stored
+    /// already. So which components show their fallback never depends on timing.
+    func noteAwaiting(_ key: String) {
+        state.withLock { state in
+            if state.awaiting.insert(key).inserted { awaitingCount.add(1, ordering: .relaxed) }
+        }
     }
 
-    /// The keys noted by `noteStarted`, for the render to leave when it ends.
-    func takeStarted() -> [String] {
+    /// Whether the render waits on `key` through `noteAwaiting`.
+    func isAwaiting(_ key: String) -> Bool {
+        if awaitingCount.load(ordering: .relaxed) == 0 { return false }
+        return state.withLock { $0.awaiting.contains(key) }
+    }
+
+    /// The render applied the result of `key`.
+    func applied(_ key: String) {
         state.withLock { state in
-            defer { state.started = [] }
-            return state.started
+            if state.awaiting.remove(key) != nil { awaitingCount.subtract(1, ordering: .relaxed) }
+        }
+    }
+
+    /// The keys still awaited, for the render to leave when it ends.
+    func takeAwaiting() -> Set<String> {
+        state.withLock { state in
+            awaitingCount.subtract(state.awaiting.count, ordering: .relaxed)
+            defer { state.awaiting = [] }
+            return state.awaiting
         }
     }
 

@@ -65,14 +65,14 @@ extension _Resolver {
         }
 
         afterPass()
+        /// Results received and not yet applied, with `.completion` delivery.
+        var received: [(QueryID, Result<any Sendable, any Error>)] = []
         while resolver.waits.activeWaiters > 0 {
-            guard !Task.isCancelled, let deliveries = await runner.mailbox.next() else { break }
             var ready: [(QueryID, Result<any Sendable, any Error>)] = []
             switch options.deliveryOrder {
             case .completion:
-                ready = deliveries
+                swap(&ready, &received)
             case .discovery:
-                for (query, result) in deliveries { arrived[query] = result }
                 while orderStart < order.count {
                     let next = order[orderStart]
                     if cancelled.contains(next) {
@@ -82,11 +82,25 @@ extension _Resolver {
                     }
                     guard let result = arrived.removeValue(forKey: next) else { break }
                     ready.append((next, result))
-                    queued.remove(next)
                     orderStart += 1
                 }
             }
+            // Nothing to apply: wait for results. A result may have arrived before its query
+            // was next in order, or before a slot of this render asked for it (a key that a
+            // component started itself): it is applied as soon as its turn comes, without
+            // waiting for another delivery.
+            if ready.isEmpty {
+                guard !Task.isCancelled, let deliveries = await runner.mailbox.next() else { break }
+                switch options.deliveryOrder {
+                case .completion: received = deliveries
+                case .discovery: for (query, result) in deliveries { arrived[query] = result }
+                }
+                continue
+            }
             for (query, result) in ready {
+                // Queued until applied: a slot that asks for the key while results of the same
+                // batch are applied before it waits for this result, not for another one.
+                queued.remove(query)
                 runner.finished(query)
                 let label = resolver.waits.label(of: query)
                 switch result {

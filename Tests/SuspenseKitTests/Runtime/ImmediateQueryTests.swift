@@ -224,6 +224,45 @@ private struct Thrower: Component {
         #expect(runs.value == 3)
     }
 
+    @Test func aResultThatArrivedBeforeAnyoneWaitedIsAppliedWhenAComponentAsks() async throws {
+        // Found by the property test (it hung): "s1" is started by a component that is then
+        // discarded (its boundary caught a sibling's stored failure), so no slot waits on it when
+        // its result arrives. Later a fallback asks for "s1": the render must apply the result
+        // it holds already, not wait for another delivery that never comes.
+        let cache = QueryCache()
+        cache.storeFailure(TestFailure("stored"), for: "d4")
+        let runs = Counter()
+        struct Late: Component {
+            init(cache: QueryCache) throws {
+                let _: String = try resolveValue(key: "d7") {
+                    try await waitUntil("s1 to be stored") { cache.contains("s1") }
+                    throw TestFailure("d7 failed")
+                }
+            }
+            var body: some Component { Text("never") }
+        }
+        let page = Group {
+            ErrorBoundary {
+                try Reading("s1", suspends: true, runs: runs)
+                try Reading("d4", runs: runs)
+            } fallback: { error in
+                Text("first caught: \(error)")
+            }
+            ErrorBoundary {
+                try Late(cache: cache)
+            } fallback: { error in
+                Text("second caught: \(error)")
+                try Reading("s1", runs: runs)
+            }
+        }
+        for order in [RenderOptions.DeliveryOrder.discovery, .completion] {
+            cache.removeValue(for: "s1")
+            let html = try await render(page, as: .html, cache: cache, options: RenderOptions(deliveryOrder: order))
+            #expect(html == "first caught: storedsecond caught: d7 failedv:s1")
+        }
+        #expect(runs.value == 2)
+    }
+
     @Test func outsideARenderResolveValueStillSuspends() throws {
         // With no render around it there is nobody to run the query for: it throws its promise.
         let runs = Counter()

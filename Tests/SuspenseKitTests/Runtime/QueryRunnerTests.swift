@@ -134,6 +134,9 @@ private struct Reader: Component {
         #expect(resolver.waits.activeWaiters == 1)
         other.gate.increment()
         let delivery = try #require(await runner.mailbox.next()?.first)
+        // As the render loop does: the runner learns the result is applied, then the resolver
+        // applies it.
+        runner.finished(delivery.0)
         resolver.apply(delivery.1, for: delivery.0)
         #expect(try resolver.tree().rendered(as: .plain) == "slow…value")
         await runner.finish()

@@ -34,9 +34,6 @@ public final class QueryCache: Sendable {
     /// Creates an empty cache.
     public init() {}
 
-    /// The cache of the render whose components are being evaluated on this task.
-    static var current: QueryCache? { RenderScope.current?.cache }
-
     func entry(for key: String) -> Entry? {
         state.withLock { $0.entries[key] }
     }

@@ -233,3 +233,15 @@ final class PositionStack {
         return link
     }
 }
+
+extension BoundaryID {
+    /// Whether this boundary lies inside `ancestor`'s region (content or fallback), at any
+    /// depth; a boundary is not inside itself.
+    func isInside(_ ancestor: BoundaryID) -> Bool {
+        guard let target = ancestor.link else { return link != nil }
+        var link = self.link
+        while let current = link, current.depth > target.depth { link = current.parent }
+        guard let found = link, found !== self.link, found.depth == target.depth else { return false }
+        return BoundaryID(found) == ancestor
+    }
+}

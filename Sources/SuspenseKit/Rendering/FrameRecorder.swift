@@ -79,7 +79,7 @@ final class FrameRecorder: RenderEventConsumer {
             changed = true
         case .finished:
             flush()
-        case .queryStarted, .queryCancelled:
+        case .queryStarted, .queryCancelled, .progress:
             break
         }
     }

@@ -298,7 +298,7 @@ struct TagTable {
 
 /// The error for a void element at `index` whose subtree runs to `end`: it has children,
 /// which HTML cannot carry.
-private func voidElementError(
+func voidElementError(
     _ tag: String,
     at index: Int,
     end: Int,

@@ -35,6 +35,7 @@ extension _Resolver {
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
         let subtrees = consumer.wantsSubtrees
+        let passTrees = consumer.wantsPassTrees
         // With `.discovery` delivery, results are applied in the order their queries started.
         var order: [QueryID] = []
         var orderStart = 0
@@ -50,11 +51,15 @@ extension _Resolver {
                 cancelled.insert(query)
                 consumer.consume(.queryCancelled(resolver.waits.label(of: query)))
             }
-            for event in resolver.takeChanges(withSubtrees: subtrees) {
+            let events = resolver.takeChanges(withSubtrees: subtrees)
+            for event in events {
                 consumer.consume(event)
             }
+            if passTrees, !events.isEmpty {
+                consumer.consume(.progress(resolver.tree(), settled: resolver.shellIsReady))
+            }
             if !resolver.shellSent, resolver.shellIsReady, resolver.fatalError == nil {
-                consumer.consume(resolver.takeShell(withSubtree: subtrees))
+                consumer.consume(resolver.takeShell(withSubtree: subtrees || passTrees))
             }
             for new in resolver.waits.takeDiscovered() {
                 if options.deliveryOrder == .discovery, queued.insert(new.id).inserted { order.append(new.id) }

@@ -1,0 +1,89 @@
+/// Resolves a component tree and streams it as HTML: returns once the shell is ready (everything
+/// outside a ``Suspense`` resolved), and throws there, before any byte exists, when an error
+/// escapes every ``ErrorBoundary`` in the shell, so that a server can still choose its status.
+///
+/// ```swift
+/// for try await chunk in try await renderStream(Page()) {
+///     try await response.write(chunk)
+/// }
+/// ```
+///
+/// The first chunk is the shell, each pending boundary's fallback in place between markers
+/// (`<!--sk:0.1-->` … `<!--/sk:0.1-->`, named by ``BoundaryID``). Then, with the default
+/// `.outOfOrder` order, one chunk per boundary as it resolves, in completion order: its content
+/// in a hidden `<template>` and a small inline script that swaps it in (the script is defined
+/// once, in the first chunk that needs it). A boundary that fails after the shell streams the
+/// nearest ErrorBoundary's fallback the same way, over that ErrorBoundary's whole region. Nested
+/// boundaries inside streamed content stream in later on their own. When the root is a whole
+/// document (`<html>`), `</body></html>` comes last. Without scripts, the page shows every
+/// fallback; `.inOrder` writes the document top to bottom with no script at all.
+///
+/// An error after the shell that no boundary catches ends the sequence by throwing, after a
+/// chunk that closes the page. A consumer that stops iterating cancels the render and its
+/// queries.
+/// - Parameters:
+///   - component: The root of the tree.
+///   - cache: Where query results are kept; a new one by default.
+///   - options: The order, a CSP nonce, and the render's own options.
+///   - isolation: The caller's actor, on which components are evaluated; inferred.
+/// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught in the shell;
+///   `CancellationError` when the calling task is cancelled before the shell; ``InvalidMarkupError``.
+public func renderStream<C: Component>(
+    _ component: sending C,
+    cache: QueryCache = QueryCache(),
+    options: StreamOptions = StreamOptions(),
+    isolation: isolated (any Actor)? = #isolation
+) async throws -> HTMLStream {
+    let (chunks, sink) = AsyncThrowingStream<String, any Error>.makeStream()
+    let shell = ShellSignal()
+    let writer = HTMLStreamWriter(options: options, sink: sink, shell: shell)
+    let task = Task {
+        // Captured, so that the render runs on the caller's actor, as `render` does.
+        _ = isolation
+        do {
+            _ = try await _Resolver.run(component, cache: cache, options: options.render, consumer: writer)
+        } catch {
+            writer.fail(error)
+        }
+    }
+    sink.onTermination = { _ in task.cancel() }
+    try await withTaskCancellationHandler {
+        try await shell.wait()
+    } onCancel: {
+        task.cancel()
+    }
+    return HTMLStream(chunks: chunks)
+}
+
+/// The chunks of a streamed render (``renderStream(_:cache:options:isolation:)``), each a piece
+/// of HTML to send as it comes. Iterate it once; stopping early cancels the render.
+public struct HTMLStream: AsyncSequence, Sendable {
+    public typealias Element = String
+    public typealias Failure = any Error
+
+    let chunks: AsyncThrowingStream<String, any Error>
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: chunks.makeAsyncIterator())
+    }
+
+    /// Reads every chunk and joins them: the whole streamed page.
+    public func collect() async throws -> String {
+        var page = ""
+        for try await chunk in self { page += chunk }
+        return page
+    }
+
+    /// Gives the chunks in order.
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<String, any Error>.Iterator
+
+        public mutating func next() async throws -> String? {
+            try await base.next()
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> String? {
+            try await base.next(isolation: actor)
+        }
+    }
+}

@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "SuspenseTesting", targets: ["SuspenseTesting"]),
         .executable(name: "UserProfile", targets: ["UserProfile"]),
         .executable(name: "Dashboard", targets: ["Dashboard"]),
+        // The example dashboard's components, for the Hummingbird integration's DashboardServer.
+        .library(name: "DashboardPage", targets: ["DashboardPage"]),
     ],
     targets: [
         .target(name: "SuspenseKit", dependencies: ["CSuspenseKitStack"], swiftSettings: swiftSettings),
@@ -31,9 +33,15 @@ let package = Package(
             path: "Examples/UserProfile",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "DashboardPage",
+            dependencies: ["SuspenseKit"],
+            path: "Examples/DashboardPage",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "Dashboard",
-            dependencies: ["SuspenseKit"],
+            dependencies: ["SuspenseKit", "DashboardPage"],
             path: "Examples/Dashboard",
             swiftSettings: swiftSettings
         ),
@@ -45,7 +53,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SuspenseTestingTests",
-            dependencies: ["SuspenseKit", "SuspenseTesting", "UserProfile", "Dashboard"],
+            dependencies: ["SuspenseKit", "SuspenseTesting", "UserProfile", "DashboardPage"],
             exclude: ["__Snapshots__"],
             swiftSettings: swiftSettings
         ),

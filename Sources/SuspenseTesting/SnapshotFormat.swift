@@ -8,6 +8,7 @@ public struct SnapshotFormat: Sendable {
     enum Kind: Sendable {
         case final(RenderFormat)
         case frames(RenderFormat)
+        case stream(StreamOptions.Order)
     }
 
     let kind: Kind
@@ -22,6 +23,17 @@ public struct SnapshotFormat: Sendable {
     public static let html = SnapshotFormat(kind: .final(.html), pathExtension: "html")
     /// Every state the tree passes through, each in the `.tree` format, in a `.txt` file.
     public static let frames = SnapshotFormat.frames(.tree)
+
+    /// The chunks of ``SuspenseKit/renderStream(_:cache:options:isolation:)`` in order, each
+    /// after a header line such as `── chunk 2 ──`, in a `.txt` file. Query results are applied
+    /// in discovery order and fixed outcomes show their fallbacks first, so the chunks are the
+    /// same on every run.
+    public static let stream = SnapshotFormat.stream(order: .outOfOrder)
+
+    /// The chunks of a stream in `order` (`.outOfOrder` or `.inOrder`), in a `.txt` file.
+    public static func stream(order: StreamOptions.Order) -> SnapshotFormat {
+        SnapshotFormat(kind: .stream(order), pathExtension: "txt")
+    }
 
     /// HTML, pretty-printed when `pretty`, in an `.html` file.
     public static func html(pretty: Bool) -> SnapshotFormat {
@@ -64,6 +76,15 @@ public struct SnapshotFormat: Sendable {
                 let cause = frame.cause == "initial" ? "initial" : "after \(frame.cause)"
                 lines.append("── frame \(number): \(cause) ──")
                 lines.append(text)
+            }
+            return lines.joined(separator: "\n")
+        case .stream(let order):
+            let stream = try await renderStream(
+                component, cache: outcomes.makeCache(), options: StreamOptions(order: order, render: options))
+            var lines: [String] = []
+            for try await chunk in stream {
+                lines.append("── chunk \(lines.count / 2 + 1) ──")
+                lines.append(chunk)
             }
             return lines.joined(separator: "\n")
         }

@@ -2,11 +2,11 @@ import SuspenseKit
 import SuspenseTesting
 import Testing
 
-@testable import Dashboard
+@testable import DashboardPage
 @testable import UserProfile
 
 // The examples' own components, imported from their executables: `ContentView` and
-// `UserComponent` from Examples/UserProfile, `TasksCard` from Examples/Dashboard. Their queries
+// `UserComponent` from Examples/UserProfile, `TasksCard` from Examples/DashboardPage. Their queries
 // never run here: every test fixes the outcome, so no test waits on the network or sleeps.
 
 struct UserNotFound: Error, CustomStringConvertible {

@@ -29,7 +29,7 @@
 /// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught in the shell;
 ///   `CancellationError` when the calling task is cancelled before the shell; ``InvalidMarkupError``.
 public func renderStream<C: Component>(
-    _ component: sending C,
+    _ component: C,
     cache: QueryCache = QueryCache(),
     options: StreamOptions = StreamOptions(),
     isolation: isolated (any Actor)? = #isolation

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Loads the streamed Dashboard in headless Chromium (Debian's `chromium`), from a file and, when a
+# DashboardServer binary is given, from the running server; checks that the DOM Chromium ends with
+# shows every boundary's resolved content, no fallback, no leftover marker, template or script,
+# and the same visible text as the whole render. Writes screenshots of the shell alone and of the
+# final page.
+#
+#     bash scripts/browser-check.sh [path/to/DashboardServer]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+server_binary=${1:-}
+out=${BROWSER_CHECK_DIR:-.build/browser-check}
+mkdir -p "$out"
+
+if ! command -v chromium >/dev/null; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+chrome() {
+    # Root in CI: no sandbox. The DOM is dumped after the load event, when the stream has ended.
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --no-first-run --hide-scrollbars "$@" 2>/dev/null
+}
+
+swift build --product Dashboard >/dev/null
+dashboard=$(swift build --product Dashboard --show-bin-path)/Dashboard
+"$dashboard" --document >"$out/whole.html"
+"$dashboard" --stream >"$out/stream.html"
+"$dashboard" --stream --in-order >"$out/in-order.html"
+head -n 1 "$out/stream.html" >"$out/shell.html"
+
+check() {  # check NAME URL: dumps the DOM of URL and compares it with the whole render's
+    local name=$1 url=$2
+    chrome --dump-dom "$url" >"$out/$name.dom.html"
+    python3 scripts/compare-dom.py "$out/whole.dom.html" "$out/$name.dom.html" "$name"
+}
+
+chrome --dump-dom "file://$PWD/$out/whole.html" >"$out/whole.dom.html"
+check stream "file://$PWD/$out/stream.html"
+check in-order "file://$PWD/$out/in-order.html"
+chrome --screenshot="$out/shell.png" --window-size=1100,700 "file://$PWD/$out/shell.html"
+chrome --screenshot="$out/stream.png" --window-size=1100,700 "file://$PWD/$out/stream.html"
+
+if [[ -n "$server_binary" ]]; then
+    "$server_binary" --port 0 >"$out/server.log" 2>&1 &
+    server=$!
+    trap 'kill $server 2>/dev/null || true' EXIT
+    url=""
+    for _ in $(seq 1 300); do
+        url=$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$out/server.log" | head -n 1)
+        [[ -n "$url" ]] && break
+        kill -0 $server 2>/dev/null || { cat "$out/server.log"; exit 1; }
+        sleep 0.1
+    done
+    [[ -n "$url" ]] || { echo "DashboardServer did not start"; cat "$out/server.log"; exit 1; }
+    check server "$url/"
+    check server-in-order "$url/in-order"
+    chrome --screenshot="$out/server.png" --window-size=1100,700 "$url/"
+fi
+echo "browser: ok (screenshots in $out)"

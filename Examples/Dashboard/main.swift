@@ -1,6 +1,6 @@
 // The dashboard of Examples/DashboardPage, rendered to stdout.
 //
-//     swift run Dashboard                    # HTML, once every card has loaded
+//     swift run Dashboard                    # HTML (on a terminal, redrawn as each card loads)
 //     swift run Dashboard --tree             # the resolved structure
 //     swift run Dashboard --plain            # the visible text
 //     swift run Dashboard --document         # the whole document, rendered once every card loaded
@@ -20,12 +20,14 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 do {
     switch arguments {
+    // On a terminal, each card is redrawn in place as it arrives, with a line naming what is still
+    // pending; piped (CI), only the final rendering is written.
     case [], ["--html"]:
-        print(try await render(Dashboard(), as: .html(pretty: true)))
+        try await LiveTerminal(format: .html(pretty: true)).render(Dashboard())
     case ["--tree"]:
-        print(try await render(Dashboard(), as: .tree))
+        try await LiveTerminal(format: .tree).render(Dashboard())
     case ["--plain"]:
-        print(try await render(Dashboard(), as: .plain))
+        try await LiveTerminal(format: .plain).render(Dashboard())
     case ["--document"]:
         print(try await render(DashboardDocument(), as: .html))
     case ["--stream"], ["--stream", "--in-order"]:

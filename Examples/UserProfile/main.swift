@@ -35,7 +35,8 @@ struct ContentView: Component {
 }
 
 do {
-    print(try await render(ContentView(), as: .plain))
+    // On a terminal, the fallback shows first and is redrawn in place; piped, only the result.
+    try await LiveTerminal(format: .plain).render(ContentView())
 } catch {
     print("error: \(error)")
 }

@@ -10,7 +10,9 @@ public struct RenderFrame: Sendable, Hashable {
 /// frame; each boundary event replaces that boundary's subtree in the previous frame (the rest
 /// is shared, not rebuilt), and each query result that changed something makes one frame.
 final class FrameRecorder: RenderEventConsumer {
-    private(set) var frames: [RenderFrame] = []
+    /// Called with each frame as soon as the pass that made it ends.
+    private let emit: (RenderFrame) -> Void
+    private var last: RenderFrame?
     private var current: Node?
     private var cause = "initial"
     private var changed = false
@@ -52,6 +54,10 @@ final class FrameRecorder: RenderEventConsumer {
         }
     }
 
+    init(emit: @escaping (RenderFrame) -> Void) {
+        self.emit = emit
+    }
+
     var wantsSubtrees: Bool { true }
 
     func consume(_ event: RenderEvent) {
@@ -62,7 +68,7 @@ final class FrameRecorder: RenderEventConsumer {
             current = node
             locations = [:]
             index(node, at: nil)
-            frames.append(RenderFrame(cause: "initial", node: node))
+            append(RenderFrame(cause: "initial", node: node))
         case .queryFinished(let label), .queryFailed(let label, _):
             flush()
             cause = label
@@ -77,9 +83,9 @@ final class FrameRecorder: RenderEventConsumer {
             locations = [:]
             index(node, at: nil)
             changed = true
-        case .finished:
+        case .progress, .finished:
             flush()
-        case .queryStarted, .queryCancelled, .progress:
+        case .queryStarted, .queryCancelled:
             break
         }
     }
@@ -87,9 +93,14 @@ final class FrameRecorder: RenderEventConsumer {
     private func flush() {
         guard changed, let current else { return }
         changed = false
-        if frames.last?.node != current {
-            frames.append(RenderFrame(cause: cause, node: current))
+        if last?.node != current {
+            append(RenderFrame(cause: cause, node: current))
         }
+    }
+
+    private func append(_ frame: RenderFrame) {
+        last = frame
+        emit(frame)
     }
 
     /// Replaces the boundary `id` with `node` in the current frame; a boundary not shown in it

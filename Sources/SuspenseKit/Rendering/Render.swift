@@ -52,7 +52,8 @@ public func resolve<C: Component>(
 
 /// Resolves a component tree and returns every state it passed through: first the shell (every
 /// component outside a ``Suspense`` resolved, every pending fallback in place), then one frame
-/// per query result that changed the tree.
+/// per query result that changed the tree. The frames of ``liveFrames(_:cache:options:isolation:)``,
+/// collected.
 ///
 /// With `options.deliveryOrder == .discovery` the frames are the same on every run for the same
 /// query outcomes.
@@ -67,7 +68,11 @@ public func resolveFrames<C: Component>(
     options: RenderOptions = RenderOptions(deliveryOrder: .discovery),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> [RenderFrame] {
-    let recorder = FrameRecorder()
-    _ = try await _Resolver.run(component, cache: cache, options: options, consumer: recorder)
-    return recorder.frames
+    var frames: [RenderFrame] = []
+    for try await frame in liveFrames(component, cache: cache, options: options) {
+        frames.append(frame)
+    }
+    // A cancelled caller ends the sequence early: that is not a complete list.
+    try Task.checkCancellation()
+    return frames
 }

@@ -29,8 +29,8 @@ enum RenderEvent {
     case queryFailed(String, any Error)
     /// The render stopped waiting on a query (nothing waits on it any more).
     case queryCancelled(String)
-    /// The whole tree after a pass that changed something, for consumers that ask for it;
-    /// `settled` when nothing outside a Suspense waits (an ErrorBoundary's fallback outside every
+    /// A pass that changed something has ended (its boundary events came before); the whole
+    /// tree for consumers that ask for it. `settled` when nothing outside a Suspense waits (an ErrorBoundary's fallback outside every
     /// Suspense may wait after a late error).
     case progress(RenderTree?, settled: Bool)
     /// The render is complete: the final tree.
@@ -42,8 +42,8 @@ enum RenderEvent {
 protocol RenderEventConsumer: AnyObject {
     /// Whether boundary events should carry their subtree (building it costs time).
     var wantsSubtrees: Bool { get }
-    /// Whether a `.progress` event with the whole tree should follow each pass that changed
-    /// something after the shell (building it costs time).
+    /// Whether the `.progress` event that follows each pass that changed something should carry
+    /// the whole tree (building it costs time).
     var wantsPassTrees: Bool { get }
     func consume(_ event: RenderEvent)
 }

@@ -55,8 +55,8 @@ extension _Resolver {
             for event in events {
                 consumer.consume(event)
             }
-            if passTrees, !events.isEmpty {
-                consumer.consume(.progress(resolver.tree(), settled: resolver.shellIsReady))
+            if !events.isEmpty {
+                consumer.consume(.progress(passTrees ? resolver.tree() : nil, settled: resolver.shellIsReady))
             }
             if !resolver.shellSent, resolver.shellIsReady, resolver.fatalError == nil {
                 consumer.consume(resolver.takeShell(withSubtree: subtrees || passTrees))

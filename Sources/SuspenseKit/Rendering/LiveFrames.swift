@@ -1,0 +1,88 @@
+/// Resolves a component tree and gives every state it passes through while it resolves: the
+/// shell first (every pending fallback in place), then a frame after each query result that
+/// changed the tree, each as soon as it exists. Render a frame in any format with
+/// ``RenderFrame/rendered(as:)``; ``LiveTerminal`` draws them in a terminal.
+///
+/// ```swift
+/// for try await frame in liveFrames(Page()) {
+///     print(try frame.rendered(as: .plain))
+/// }
+/// ```
+///
+/// The render starts at once and runs while the frames are read; a consumer that stops reading
+/// cancels it and its queries. An error no ``ErrorBoundary`` catches ends the sequence by
+/// throwing ``RenderError``.
+/// - Parameters:
+///   - component: The root of the tree.
+///   - cache: Where query results are kept; a new one by default.
+///   - options: Settings of the render (`.discovery` delivery makes the frames the same on
+///     every run for the same outcomes).
+///   - isolation: The caller's actor, on which components are evaluated; inferred.
+public func liveFrames<C: Component>(
+    _ component: C,
+    cache: QueryCache = QueryCache(),
+    options: RenderOptions = RenderOptions(),
+    isolation: isolated (any Actor)? = #isolation
+) -> LiveFrames {
+    let (frames, sink) = AsyncThrowingStream<RenderFrame, any Error>.makeStream()
+    let recorder = FrameRecorder { sink.yield($0) }
+    let task = Task {
+        // Captured, so that the render runs on the caller's actor, as `render` does.
+        _ = isolation
+        do {
+            _ = try await _Resolver.run(component, cache: cache, options: options, consumer: recorder)
+            sink.finish()
+        } catch {
+            sink.finish(throwing: error)
+        }
+    }
+    sink.onTermination = { _ in task.cancel() }
+    return LiveFrames(frames: frames)
+}
+
+/// The frames of a render as it runs (``liveFrames(_:cache:options:isolation:)``). Iterate it
+/// once; stopping early cancels the render.
+public struct LiveFrames: AsyncSequence, Sendable {
+    public typealias Element = RenderFrame
+    public typealias Failure = any Error
+
+    let frames: AsyncThrowingStream<RenderFrame, any Error>
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: frames.makeAsyncIterator())
+    }
+
+    /// Gives the frames in order.
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<RenderFrame, any Error>.Iterator
+
+        public mutating func next() async throws -> RenderFrame? {
+            try await base.next()
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> RenderFrame? {
+            try await base.next(isolation: actor)
+        }
+    }
+}
+
+extension RenderFrame {
+    /// The frame's tree rendered as `.tree`, `.plain` or `.html`.
+    public func rendered(as format: RenderFormat) throws -> String {
+        try node.rendered(as: format)
+    }
+
+    /// The queries that the fallbacks shown in this frame wait on, in document order, each once.
+    public var pendingQueries: [String] {
+        var seen = Set<String>()
+        var queries: [String] = []
+        var stack = [node]
+        while let node = stack.popLast() {
+            if case .suspense(.pending(let keys)) = node.kind {
+                for key in keys where seen.insert(key).inserted { queries.append(key) }
+            }
+            stack.append(contentsOf: node.children.reversed())
+        }
+        return queries
+    }
+}

@@ -79,11 +79,9 @@ final class HTMLStreamWriter: RenderEventConsumer {
             }
             last += tail
             if !last.isEmpty { send(last) }
-            sink.finish()
         case (.inOrder, .finished(let tree)):
             try sendDocument(tree, whole: true)
             ended = true
-            sink.finish()
         default:
             break
         }
@@ -120,6 +118,11 @@ final class HTMLStreamWriter: RenderEventConsumer {
         let new = Array(html[sentCount...])
         sentCount = html.count
         if !new.isEmpty || sentCount == 0 { send(new) }
+    }
+
+    /// The render returned, every query of it stopped: the stream ends.
+    func complete() {
+        sink.finish()
     }
 
     /// The render failed: before the shell, `renderStream` throws; after it, the page is closed

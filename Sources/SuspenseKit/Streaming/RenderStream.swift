@@ -42,6 +42,7 @@ public func renderStream<C: Component>(
         _ = isolation
         do {
             _ = try await _Resolver.run(component, cache: cache, options: options.render, consumer: writer)
+            writer.complete()
         } catch {
             writer.fail(error)
         }

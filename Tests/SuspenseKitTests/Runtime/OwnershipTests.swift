@@ -148,6 +148,39 @@ private struct FallbackText: Component {
         #expect(live.made.value > 300)
     }
 
+    @Test func streamsAndLiveFramesReleaseEverythingOnceTheirRenderEnds() async throws {
+        let live = LiveCount()
+        for order in [StreamOptions.Order.outOfOrder, .inOrder] {
+            let page = try await renderStream(
+                Page(live: live, count: 20), cache: QueryCache.forever(), options: StreamOptions(order: order)
+            ).collect()
+            #expect(page.contains("other/19"))
+            // The stream ends when the render has returned; its task lets go of the page just after.
+            try await waitUntil("the \(order) stream's render to let go") { live.count.value == 0 }
+        }
+        var frames = 0
+        for try await _ in liveFrames(Page(live: live, count: 20), cache: QueryCache.forever()) { frames += 1 }
+        #expect(frames > 1)
+        try await waitUntil("the live frames' render to let go") { live.count.value == 0 }
+        #expect(live.made.value > 300)
+    }
+
+    @Test func aStreamDroppedAfterItsShellReleasesEverything() async throws {
+        let live = LiveCount()
+        let started = Counter()
+        do {
+            let page = Suspense {
+                ForEach(0..<10) { try NeverEnding("never/\($0)", live: live, started: started) }
+            } fallback: {
+                FallbackText(live: live)
+            }
+            var chunks = try await renderStream(page).makeAsyncIterator()
+            _ = try await chunks.next()
+            #expect(started.value == 10)
+        }
+        try await waitUntil("the dropped stream's render to let go") { live.count.value == 0 }
+    }
+
     @Test func aFailedRenderReleasesEverything() async throws {
         let live = LiveCount()
         let token = Tracked(live)

@@ -43,6 +43,18 @@ struct LineDiff {
         return output.joined(separator: "\n")
     }
 
+    /// The header line a hunk belongs to (a frame's or a chunk's `── … ──` line), for a text
+    /// made of sections: the last such line at or before the hunk's first line.
+    private func section(before index: Int) -> Substring? {
+        var index = index
+        while index >= 0 {
+            let text = lines[index].text
+            if text.hasPrefix("── "), text.hasSuffix(" ──") { return text }
+            index -= 1
+        }
+        return nil
+    }
+
     private func hunk(_ slice: ArraySlice<Line>) -> String {
         let oldCount = slice.count(where: { $0.change != .added })
         let newCount = slice.count(where: { $0.change != .removed })
@@ -51,6 +63,12 @@ struct LineDiff {
         let oldStart = start.oldIndex + (oldCount == 0 ? 0 : 1)
         let newStart = start.newIndex + (newCount == 0 ? 0 : 1)
         var text = "@@ -\(oldStart),\(oldCount) +\(newStart),\(newCount) @@"
+        // Name the frame or chunk the change is in, as `diff -p` names the function.
+        if let firstChange = slice.firstIndex(where: { $0.change != .same }),
+            let section = section(before: firstChange), !slice.contains(where: { $0.text == section })
+        {
+            text += " " + section
+        }
         for line in slice {
             switch line.change {
             case .same: text += "\n " + line.text

@@ -2,8 +2,9 @@
 /// writes golden files.
 ///
 /// Chosen per call with `record:`, or for a whole run with the environment variable
-/// `SNAPSHOT_RECORD` (`all`, `missing`, `never` or `failed`). Without either, the mode is
-/// `missing`, or `never` when the variable `CI` is set.
+/// `SNAPSHOT_RECORD` (`all`, `missing`, `never` or `failed`), or else `SNAPSHOT_TESTING_RECORD`
+/// (swift-snapshot-testing's, with the same values). Without any, the mode is `missing`, or
+/// `never` when the variable `CI` is set.
 public enum SnapshotRecordMode: String, Sendable, CaseIterable {
     /// Writes every snapshot, and fails so that the new files get read.
     case all
@@ -21,22 +22,25 @@ public enum SnapshotRecordMode: String, Sendable, CaseIterable {
         environment: [String: String]
     ) throws(InvalidRecordMode) -> SnapshotRecordMode {
         if let explicit { return explicit }
-        if let value = environment["SNAPSHOT_RECORD"], !value.isEmpty {
-            guard let mode = SnapshotRecordMode(rawValue: value.lowercased()) else {
-                throw InvalidRecordMode(value: value)
+        for variable in ["SNAPSHOT_RECORD", "SNAPSHOT_TESTING_RECORD"] {
+            if let value = environment[variable], !value.isEmpty {
+                guard let mode = SnapshotRecordMode(rawValue: value.lowercased()) else {
+                    throw InvalidRecordMode(variable: variable, value: value)
+                }
+                return mode
             }
-            return mode
         }
         return environment["CI"].map { !$0.isEmpty } == true ? .never : .missing
     }
 }
 
-/// `SNAPSHOT_RECORD` holds a value that is not a record mode.
+/// `SNAPSHOT_RECORD` (or `SNAPSHOT_TESTING_RECORD`) holds a value that is not a record mode.
 struct InvalidRecordMode: Error, CustomStringConvertible {
+    var variable = "SNAPSHOT_RECORD"
     let value: String
 
     var description: String {
-        "SNAPSHOT_RECORD=\(value) is not a record mode; use one of "
+        "\(variable)=\(value) is not a record mode; use one of "
             + SnapshotRecordMode.allCases.map(\.rawValue).joined(separator: ", ")
     }
 }

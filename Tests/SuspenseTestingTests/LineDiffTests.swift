@@ -85,6 +85,39 @@ import Testing
         #expect(message?.contains("final newline") == true)
     }
 
+    @Test func aDifferenceOnlyInLineEndingsSaysSo() throws {
+        let message = try #require(SnapshotVerifier.mismatch(reference: "a\r\nb\r\n", actual: "a\nb\n"))
+        #expect(message.hasPrefix("The texts differ only in line endings: the golden file has CRLF"))
+        #expect(!message.contains("@@"))
+        // Different in content too: the note, then the diff of the texts with LF.
+        let both = try #require(SnapshotVerifier.mismatch(reference: "a\r\nb\r\n", actual: "a\nc\n"))
+        #expect(both.hasPrefix("Note: the golden file has CRLF (Windows) line endings"))
+        #expect(both.contains("-b\n+c"))
+    }
+
+    @Test func aHunkOfFramesNamesItsFrame() throws {
+        func frames(_ changed: String) -> String {
+            let first = ["── frame 1: initial ──"] + (1...8).map { "line \($0)" }
+            let second = ["── frame 2: after user/1 ──"] + (1...8).map { $0 == 6 ? changed : "line \($0)" }
+            return (first + second).joined(separator: "\n") + "\n"
+        }
+        let message = try #require(SnapshotVerifier.mismatch(reference: frames("old"), actual: frames("new")))
+        #expect(message.contains("@@ -13,6 +13,6 @@ ── frame 2: after user/1 ──"))
+    }
+
+    @Test func aChangeInsideALongLineShowsItsColumnAndAnExcerpt() throws {
+        let prefix = String(repeating: "<li>item</li>", count: 20)
+        let reference = "<ul>" + prefix + "<li>Ann</li>" + prefix + "</ul>\n"
+        let actual = "<ul>" + prefix + "<li>Bob</li>" + prefix + "</ul>\n"
+        let message = try #require(SnapshotVerifier.mismatch(reference: reference, actual: actual))
+        let column = 4 + prefix.count + 4 + 1
+        #expect(message.contains("Line 1 first differs at column \(column):"))
+        #expect(message.contains("  expected: …<li>item</li><li>item</li><li>Ann</li><li>item</li><li>item<…"))
+        #expect(message.contains("  actual:   …<li>item</li><li>item</li><li>Bob</li><li>item</li><li>item<…"))
+        // Short lines need no note.
+        #expect(SnapshotVerifier.mismatch(reference: "a\n", actual: "b\n")?.contains("first differs") == false)
+    }
+
     @Test func largeCompleteRewriteFallsBackToRemovedThenAdded() {
         let old = (0..<3_000).map { "old \($0)" }.joined(separator: "\n")
         let new = (0..<3_000).map { "new \($0)" }.joined(separator: "\n")

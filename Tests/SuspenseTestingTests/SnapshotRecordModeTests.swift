@@ -16,6 +16,19 @@ import Testing
             try SnapshotRecordMode.resolve(nil, environment: ["SNAPSHOT_RECORD": mode.rawValue, "CI": "1"]) == mode)
     }
 
+    @Test func swiftSnapshotTestingsVariableIsHonouredAfterOurs() throws {
+        #expect(
+            try SnapshotRecordMode.resolve(nil, environment: ["SNAPSHOT_TESTING_RECORD": "all", "CI": "1"]) == .all)
+        let both = ["SNAPSHOT_RECORD": "never", "SNAPSHOT_TESTING_RECORD": "all"]
+        #expect(try SnapshotRecordMode.resolve(nil, environment: both) == .never)
+        #expect(throws: InvalidRecordMode.self) {
+            try SnapshotRecordMode.resolve(nil, environment: ["SNAPSHOT_TESTING_RECORD": "yes"])
+        }
+        #expect(
+            InvalidRecordMode(variable: "SNAPSHOT_TESTING_RECORD", value: "yes").description
+                .hasPrefix("SNAPSHOT_TESTING_RECORD=yes is not a record mode"))
+    }
+
     @Test func perCallModeWinsOverTheEnvironment() throws {
         let environment = ["SNAPSHOT_RECORD": "all", "CI": "true"]
         #expect(try SnapshotRecordMode.resolve(.failed, environment: environment) == .failed)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Checks that every Swift file follows .swift-format (4 spaces, 120 columns). Fix with:
-#   swift format format --in-place --recursive Sources Examples Tests Benchmarks/Sources
+#   swift format format --in-place --recursive Sources Examples Tests Benchmarks/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
-output=$(swift format lint --recursive Sources Examples Tests Benchmarks/Sources 2>&1)
+output=$(swift format lint --recursive Sources Examples Tests Benchmarks/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Tests 2>&1)
 if [ -n "$output" ]; then
     echo "$output"
     echo "swift-format: the files above do not follow .swift-format" >&2

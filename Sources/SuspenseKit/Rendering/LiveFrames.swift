@@ -37,7 +37,7 @@ public func liveFrames<C: Component>(
         }
     }
     sink.onTermination = { _ in task.cancel() }
-    return LiveFrames(frames: frames)
+    return LiveFrames(frames: frames, render: task)
 }
 
 /// The frames of a render as it runs (``liveFrames(_:cache:options:isolation:)``). Iterate it
@@ -47,14 +47,16 @@ public struct LiveFrames: AsyncSequence, Sendable {
     public typealias Failure = any Error
 
     let frames: AsyncThrowingStream<RenderFrame, any Error>
+    let render: Task<Void, Never>
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: frames.makeAsyncIterator())
+        Iterator(base: frames.makeAsyncIterator(), canceller: RenderCanceller(render))
     }
 
     /// Gives the frames in order.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<RenderFrame, any Error>.Iterator
+        let canceller: RenderCanceller
 
         public mutating func next() async throws -> RenderFrame? {
             try await base.next()

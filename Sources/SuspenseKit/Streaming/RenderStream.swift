@@ -53,7 +53,22 @@ public func renderStream<C: Component>(
     } onCancel: {
         task.cancel()
     }
-    return HTMLStream(chunks: chunks)
+    return HTMLStream(chunks: chunks, render: task)
+}
+
+/// Cancels a render when the last iterator of its sequence goes away: a consumer that stops
+/// iterating (a `break`, an error thrown in the loop) cancels the render at once, even while
+/// the sequence itself is still referenced.
+final class RenderCanceller: Sendable {
+    private let render: Task<Void, Never>
+
+    init(_ render: Task<Void, Never>) {
+        self.render = render
+    }
+
+    deinit {
+        render.cancel()
+    }
 }
 
 /// The chunks of a streamed render (``renderStream(_:cache:options:isolation:)``), each a piece
@@ -63,9 +78,10 @@ public struct HTMLStream: AsyncSequence, Sendable {
     public typealias Failure = any Error
 
     let chunks: AsyncThrowingStream<String, any Error>
+    let render: Task<Void, Never>
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: chunks.makeAsyncIterator())
+        Iterator(base: chunks.makeAsyncIterator(), canceller: RenderCanceller(render))
     }
 
     /// Reads every chunk and joins them: the whole streamed page.
@@ -78,6 +94,7 @@ public struct HTMLStream: AsyncSequence, Sendable {
     /// Gives the chunks in order.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<String, any Error>.Iterator
+        let canceller: RenderCanceller
 
         public mutating func next() async throws -> String? {
             try await base.next()

@@ -363,6 +363,16 @@ let streamCleanup = "<script>" + HTMLStreamWriter.cleanupScript + "</script>"
         try await waitUntil("both queries cancelled") { gates.cancellations.value == 2 }
     }
 
+    @Test func breakingOutOfTheLoopCancelsTheQueriesWhileTheStreamIsStillHeld() async throws {
+        let gates = Gates()
+        let stream = try await renderStream(TwoCards(gates: gates))
+        for try await _ in stream { break }
+        // A server keeps the stream in its response while its write fails: the loop's end is
+        // enough.
+        try await waitUntil("both queries cancelled") { gates.cancellations.value == 2 }
+        withExtendedLifetime(stream) {}
+    }
+
     @Test func cancellingTheCallerBeforeTheShellCancelsTheRender() async throws {
         let gates = Gates()
         struct Page: Component {

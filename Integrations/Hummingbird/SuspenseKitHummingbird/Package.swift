@@ -1,0 +1,54 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// A package of its own, so that SuspenseKit itself keeps no dependencies.
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "SuspenseKitHummingbird",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SuspenseKitHummingbird", targets: ["SuspenseKitHummingbird"]),
+        .executable(name: "DashboardServer", targets: ["DashboardServer"]),
+    ],
+    dependencies: [
+        .package(name: "SuspenseKit", path: "../../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        .target(
+            name: "SuspenseKitHummingbird",
+            dependencies: [
+                .product(name: "SuspenseKit", package: "SuspenseKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DashboardRoutes",
+            dependencies: [
+                "SuspenseKitHummingbird",
+                .product(name: "DashboardPage", package: "SuspenseKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "DashboardServer",
+            dependencies: ["DashboardRoutes", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SuspenseKitHummingbirdTests",
+            dependencies: [
+                "SuspenseKitHummingbird", "DashboardRoutes",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

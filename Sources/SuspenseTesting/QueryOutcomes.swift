@@ -38,3 +38,38 @@ public struct QueryOutcomes: Sendable, ExpressibleByDictionaryLiteral {
         return cache
     }
 }
+
+extension QueryOutcomes {
+    /// Throws when an outcome was never used by a query of a render with `cache`, or was read as
+    /// another type: a typo in a key would otherwise run the real query, and a wrong type would
+    /// be recorded into a golden file as an error.
+    func check(against cache: QueryCache) throws(OutcomeMistake) {
+        if let mismatch = cache.stubTypeMismatches.first {
+            throw .wrongType(mismatch)
+        }
+        let asked = cache.askedQueries
+        let unused = outcomes.map(\.key).filter { !asked.contains($0) }
+        if !unused.isEmpty {
+            throw .neverAsked(unused, asked: asked.sorted())
+        }
+    }
+}
+
+/// Fixed outcomes that do not fit the queries of the render.
+enum OutcomeMistake: Error, CustomStringConvertible {
+    case neverAsked([String], asked: [String])
+    case wrongType(QueryTypeMismatch)
+
+    var description: String {
+        switch self {
+        case .neverAsked(let keys, let asked):
+            let list = keys.map { "\"\($0)\"" }.joined(separator: ", ")
+            let askedList = asked.isEmpty ? "none" : asked.map { "\"\($0)\"" }.joined(separator: ", ")
+            return "no query asked for the outcome\(keys.count == 1 ? "" : "s") \(list); "
+                + "the queries asked for: \(askedList)"
+        case .wrongType(let mismatch):
+            return "the outcome for \"\(mismatch.key)\" is a \(mismatch.found), "
+                + "but the component reads it as \(mismatch.expected)"
+        }
+    }
+}

@@ -57,12 +57,24 @@ public struct SnapshotFormat: Sendable {
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> String {
         let options = RenderOptions(deliveryOrder: .discovery)
+        let cache = outcomes.makeCache()
+        let text = try await render(component, cache: cache, options: options)
+        try outcomes.check(against: cache)
+        return text
+    }
+
+    private func render<C: Component>(
+        _ component: C,
+        cache: QueryCache,
+        options: RenderOptions,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> String {
         switch kind {
         case .final(let format):
-            let node = try await resolve(component, cache: outcomes.makeCache(), options: options)
+            let node = try await resolve(component, cache: cache, options: options)
             return try node.rendered(as: format)
         case .frames(let format):
-            let frames = try await resolveFrames(component, cache: outcomes.makeCache(), options: options)
+            let frames = try await resolveFrames(component, cache: cache, options: options)
             var lines: [String] = []
             var previous: String?
             var number = 0
@@ -80,7 +92,7 @@ public struct SnapshotFormat: Sendable {
             return lines.joined(separator: "\n")
         case .stream(let order):
             let stream = try await renderStream(
-                component, cache: outcomes.makeCache(), options: StreamOptions(order: order, render: options))
+                component, cache: cache, options: StreamOptions(order: order, render: options))
             var lines: [String] = []
             for try await chunk in stream {
                 lines.append("── chunk \(lines.count / 2 + 1) ──")

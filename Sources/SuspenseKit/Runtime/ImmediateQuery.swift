@@ -41,6 +41,7 @@ extension QueryCache {
         query: @escaping @Sendable () async throws -> Value
     ) throws -> Value? {
         let found: Found = state.withLock { state in
+            if !state.stubs.isEmpty { state.asked.insert(key) }
             if let entry = state.entries[key] { return .entry(entry) }
             if state.inFlight[key] != nil || state.stubs[key] != nil { return .suspend }
             state.nextRun += 1
@@ -51,7 +52,14 @@ extension QueryCache {
         case .entry(let entry):
             // Stored by a run this render started and has not applied yet: suspend on it.
             if mailbox.isAwaiting(key) { return nil }
-            return try Self.value(of: entry, key: key)
+            do {
+                return try Self.value(of: entry, key: key)
+            } catch let mismatch as QueryTypeMismatch {
+                state.withLock { state in
+                    if state.stubs[key] != nil { state.stubMismatches.append(mismatch) }
+                }
+                throw mismatch
+            }
         case .suspend:
             return nil
         case .start(let run):

@@ -27,6 +27,10 @@ public final class QueryCache: Sendable {
         /// Runs started on the immediate path that finished before their start returned,
         /// without suspending: their starter takes the value from `entries`.
         var finishedAtOnce: Set<UInt64> = []
+        /// While there are stubs: every key and label a render asked for, and each stubbed
+        /// value that was not of the type its reader asked for.
+        var asked: Set<String> = []
+        var stubMismatches: [QueryTypeMismatch] = []
     }
 
     let state = Locked(State())
@@ -69,13 +73,31 @@ public final class QueryCache: Sendable {
 
     /// The stubbed outcome for a query key or keyless-promise label, if a test gave one.
     func stubbedOutcome(for key: String) -> QueryOutcome? {
-        state.withLock { $0.stubs[key] }
+        state.withLock { state in
+            if !state.stubs.isEmpty { state.asked.insert(key) }
+            return state.stubs[key]
+        }
     }
 
     /// What is stored under `key` and the outcome a test stubbed for it (by key or label), in
     /// one acquisition of the lock.
     func entryAndStub(for key: String, stubLabel: String) -> (Entry?, QueryOutcome?) {
-        state.withLock { ($0.entries[key], $0.stubs[stubLabel]) }
+        state.withLock { state in
+            if !state.stubs.isEmpty { state.asked.insert(stubLabel) }
+            return (state.entries[key], state.stubs[stubLabel])
+        }
+    }
+
+    /// The query keys and keyless-promise labels that renders with this cache asked for, once
+    /// it has stubs (a cache without stubs records nothing): what a test compares with the
+    /// outcomes it fixed, to find one that no query used.
+    public var askedQueries: Set<String> {
+        state.withLock { $0.asked }
+    }
+
+    /// Each stubbed value that a component read as another type than the stub's, in order.
+    public var stubTypeMismatches: [QueryTypeMismatch] {
+        state.withLock { $0.stubMismatches }
     }
 
     /// The value stored under `key`, if there is one of that type.

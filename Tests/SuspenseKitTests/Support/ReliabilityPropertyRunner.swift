@@ -71,9 +71,13 @@ enum ReliabilityPropertyRunner {
                 problems.append("query \(key) ran although the cache held it")
             }
             // A run's result is stored when it ends, unless every render left it (cancelled):
-            // so the stored run is the key's last, and the only one any component read.
+            // so the stored run is the key's last, and the only one any component read. Runs are
+            // numbered as their closures begin, so a run left before its task began executing
+            // (a detached task scheduled late) may carry a later number: it must be cancelled.
             let stored = storedRun(of: key, in: cache)
-            if let stored, stored != runs[key]?.last {
+            let cancelledRuns = ledger.cancelled[key] ?? []
+            let later = (runs[key] ?? []).drop { $0 != stored }.dropFirst()
+            if let stored, !later.allSatisfy({ cancelledRuns.contains($0) }) {
                 problems.append(
                     "query \(key) ran again after its result was stored (runs \(runs[key] ?? []), stored: \(stored))")
             }

@@ -27,6 +27,7 @@ final class ReliabilityQueryLedger: @unchecked Sendable {
     private var runsByKey: [String: [Int]] = [:]
     private var rendersStarting: [String: [Int: Int]] = [:]
     private var answeredRuns: [String: Set<Int>] = [:]
+    private var cancelledRuns: [String: Set<Int>] = [:]
 
     init() {
         pthread_mutex_init(mutex, nil)
@@ -84,9 +85,16 @@ final class ReliabilityQueryLedger: @unchecked Sendable {
             runsByKey[key, default: []].append(runCount)
             return runCount
         }
-        defer { finish() }
+        defer {
+            // Left by every render (its task cancelled), whether or not the body noticed.
+            if Task.isCancelled { locked { _ = cancelledRuns[key, default: []].insert(run) } }
+            finish()
+        }
         return try await body(run)
     }
+
+    /// The runs of each key whose task was cancelled by the time they ended.
+    var cancelled: [String: Set<Int>] { locked { cancelledRuns } }
 
     /// Runs the query of a keyless promise: counted as live, not per key (each throw runs one).
     func runKeyless<Value: Sendable>(_ body: () async throws -> Value) async throws -> Value {

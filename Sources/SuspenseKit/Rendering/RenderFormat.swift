@@ -48,3 +48,21 @@ extension RenderTree {
         }
     }
 }
+
+extension Node: CustomStringConvertible {
+    /// The node's `.tree` rendering, so that `print(node)` shows the tree, not its storage.
+    public var description: String {
+        do {
+            return try rendered(as: .tree)
+        } catch {
+            return "<a Node that cannot be rendered: \(error)>"
+        }
+    }
+}
+
+extension RenderFrame: CustomStringConvertible {
+    /// The frame's cause and its tree in the `.tree` format, so that `print(frame)` reads.
+    public var description: String {
+        "── \(cause == "initial" ? "initial" : "after \(cause)") ──\n\(node)"
+    }
+}

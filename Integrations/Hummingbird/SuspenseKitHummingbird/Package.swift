@@ -1,7 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// A package of its own, so that SuspenseKit itself keeps no dependencies.
+// A package of its own, so that SuspenseKit itself keeps no dependencies. It sits one folder below
+// Integrations/Hummingbird because SwiftPM names a root package after its folder, and a root
+// package named "hummingbird" would take the identity of the Hummingbird dependency.
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
@@ -18,6 +20,8 @@ let package = Package(
     dependencies: [
         .package(name: "SuspenseKit", path: "../../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Already one of Hummingbird's: the tests record what the server logs.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -46,7 +50,9 @@ let package = Package(
             name: "SuspenseKitHummingbirdTests",
             dependencies: [
                 "SuspenseKitHummingbird", "DashboardRoutes",
+                .product(name: "DashboardPage", package: "SuspenseKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,23 +1,49 @@
-// Serves the Dashboard example, streamed.
+// Serves the Dashboard example, streamed, on 127.0.0.1.
 //
 //     swift run DashboardServer [--port 8080] [--latency-scale 1]
 //
-// then open http://127.0.0.1:8080 (streamed out of order), /in-order, or /whole.
+// then open http://127.0.0.1:8080 (streamed out of order), /in-order, or /whole. Once it accepts
+// connections it prints one line, `listening on http://127.0.0.1:PORT`, with the port it bound
+// (`--port 0` lets the system pick one), for scripts that wait for it.
 import DashboardPage
 import DashboardRoutes
 import Foundation
 import Hummingbird
 
+let usage = """
+    usage: DashboardServer [--port N] [--latency-scale X]
+      --port N           the port on 127.0.0.1, 0 to 65535 (default 8080; 0 lets the system pick one)
+      --latency-scale X  multiplies every simulated backend latency, 0 to 1000 (default 1)
+    """
+
+func exit(failing message: String, code: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("DashboardServer: \(message)\n".utf8))
+    exit(code)
+}
+
 var port = 8080
 var scale = 1.0
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
-    switch (argument, arguments.popFirst()) {
-    case ("--port", let value?) where Int(value) != nil: port = Int(value)!
-    case ("--latency-scale", let value?) where Double(value) != nil: scale = Double(value)!
+    switch argument {
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    case "--port":
+        guard let value = arguments.popFirst(), let number = Int(value), (0...65535).contains(number) else {
+            exit(failing: "--port takes a number from 0 to 65535\n\(usage)")
+        }
+        port = number
+    case "--latency-scale":
+        // Finite and bounded: the latencies are whole milliseconds.
+        guard let value = arguments.popFirst(), let number = Double(value), number.isFinite,
+            (0...1000).contains(number)
+        else {
+            exit(failing: "--latency-scale takes a number from 0 to 1000\n\(usage)")
+        }
+        scale = number
     default:
-        print("usage: DashboardServer [--port N] [--latency-scale X]  (could not read \(argument))")
-        exit(2)
+        exit(failing: "unknown argument \(argument)\n\(usage)")
     }
 }
 
@@ -26,9 +52,14 @@ let app = Application(
     router: makeDashboardRouter(latencies: Latencies().scaled(by: scale)),
     configuration: .init(address: .hostname("127.0.0.1", port: requestedPort)),
     onServerRunning: { channel in
-        // One line with the real port (port 0 picks one), for scripts that wait for it.
+        // The one line on standard output (Hummingbird logs to standard error).
         print("listening on http://127.0.0.1:\(channel.localAddress?.port ?? requestedPort)")
-        fflush(nil)
+        fflush(nil)  // every stream: `stdout` itself is a global that Swift 6 will not read here
     }
 )
-try await app.runService()
+do {
+    // Runs until SIGINT or SIGTERM, then shuts down gracefully.
+    try await app.runService()
+} catch {
+    exit(failing: "\(error)", code: 1)
+}

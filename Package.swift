@@ -47,7 +47,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SuspenseKitTests",
-            dependencies: ["SuspenseKit"],
+            // SuspenseTesting for its TestClock: time is tested without sleeping.
+            dependencies: ["SuspenseKit", "SuspenseTesting"],
             exclude: ["__Snapshots__"],
             swiftSettings: swiftSettings
         ),

@@ -72,6 +72,9 @@ final class FrameRecorder: RenderEventConsumer {
         case .queryFinished(let label), .queryFailed(let label, _):
             flush()
             cause = label
+        case .timedOut(let id, _):
+            flush()
+            cause = "timeout of Suspense #\(id)"
         case .resolved(let id, let tree), .suspended(let id, let tree), .waiting(let id, let tree),
             .caught(let id, let tree, _):
             guard let tree else { return }
@@ -85,7 +88,7 @@ final class FrameRecorder: RenderEventConsumer {
             changed = true
         case .progress, .finished:
             flush()
-        case .queryStarted, .queryCancelled:
+        case .queryStarted, .queryCancelled, .deadlinePassed:
             break
         }
     }

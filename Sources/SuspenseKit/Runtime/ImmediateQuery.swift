@@ -13,6 +13,8 @@
 struct RenderScope: Sendable {
     let cache: QueryCache
     let mailbox: QueryMailbox
+    /// The render's clock, for retry backoff.
+    let clock: RenderClock
 
     @TaskLocal static var current: RenderScope?
 }

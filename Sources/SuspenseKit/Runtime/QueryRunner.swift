@@ -228,8 +228,9 @@ final class QueryRunner {
     /// Leaves every query still waited on, when the render returns, throws or is cancelled, and
     /// waits until the queries it cancelled have stopped, so that nothing the render started
     /// outlives it (as a task group's children would not). Queries other renders still wait on
-    /// go on for them.
-    func finish(isolation: isolated (any Actor)? = #isolation) async {
+    /// go on for them. Past the render's deadline (`waitingForCancelled` false) it does not wait:
+    /// a query that ignores cancellation must not hold the render; its late result is dropped.
+    func finish(waitingForCancelled: Bool = true, isolation: isolated (any Actor)? = #isolation) async {
         // Keys the render's components started themselves and never came to wait on through
         // a slot (their region was discarded in the same pass) are left too.
         for key in keys.union(mailbox.takeAwaiting()) {
@@ -242,7 +243,9 @@ final class QueryRunner {
         }
         anonymous = [:]
         mailbox.close()
-        for task in cancelled { await task.value }
+        if waitingForCancelled {
+            for task in cancelled { await task.value }
+        }
         cancelled = []
     }
 }
@@ -255,6 +258,8 @@ final class QueryMailbox: Sendable {
         var deliveries: [Delivery] = []
         var waiter: CheckedContinuation<[Delivery]?, Never>?
         var isClosed = false
+        /// Timers that fired, for the render to take (`takeFiredTimers`).
+        var timers: [RenderTimers.Fired] = []
         /// Keys the render's components started on the immediate path that did not finish at
         /// once, until the render applies their result.
         var awaiting: Set<String> = []
@@ -309,14 +314,33 @@ final class QueryMailbox: Sendable {
         waiter?.resume(returning: [(query, result)])
     }
 
-    /// Every result that arrived since the last call (waiting for one if none did), or nil once
-    /// the mailbox is closed or the waiting task is cancelled. Taking them all at once spares
+    /// A timer of the render fired: wakes the render (with no result) to take it.
+    func postTimer(_ fired: RenderTimers.Fired) {
+        let waiter: CheckedContinuation<[Delivery]?, Never>? = state.withLock { state in
+            if state.isClosed { return nil }
+            state.timers.append(fired)
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: [])
+    }
+
+    /// The timers that fired since the last call, in the order they fired.
+    func takeFiredTimers() -> [RenderTimers.Fired] {
+        state.withLock { state in
+            defer { state.timers = [] }
+            return state.timers
+        }
+    }
+
+    /// Every result that arrived since the last call (waiting for one, or for a timer, if none
+    /// did), or nil once the mailbox is closed or the waiting task is cancelled. Taking them all at once spares
     /// the render a wake-up per result when many arrive together.
     func next() async -> [Delivery]? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<[Delivery]?, Never>) in
                 let ready: [Delivery]?? = state.withLock { state in
-                    if !state.deliveries.isEmpty {
+                    if !state.deliveries.isEmpty || !state.timers.isEmpty {
                         defer { state.deliveries = [] }
                         return .some(state.deliveries)
                     }

@@ -81,6 +81,8 @@ struct SuspenseRecord {
     var slots: [SlotIndex] = []
     var isResolved = false
     let typedValueType: (any Any.Type)?
+    /// How long it may show its fallback before it fails with a `TimeoutError`.
+    var timeout: Duration? = nil
     /// How many values of keyless promises its content was evaluated again with.
     var deliveries = 0
     let content: ((_Resolver, Any?) throws -> Void)?

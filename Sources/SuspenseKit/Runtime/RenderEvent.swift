@@ -33,6 +33,12 @@ enum RenderEvent {
     /// tree for consumers that ask for it. `settled` when nothing outside a Suspense waits (an ErrorBoundary's fallback outside every
     /// Suspense may wait after a late error).
     case progress(RenderTree?, settled: Bool)
+    /// A Suspense's timeout passed while it showed its fallback: the error goes to the nearest
+    /// ErrorBoundary above it (whose `.caught` follows) and its queries are left.
+    case timedOut(BoundaryID, TimeoutError)
+    /// The render's deadline passed: one error per Suspense left showing its fallback, which
+    /// stays in the final tree. `.finished` follows.
+    case deadlinePassed([TimeoutError])
     /// The render is complete: the final tree.
     case finished(RenderTree)
 }

@@ -14,15 +14,20 @@ extension _Resolver {
     ) async throws -> RenderTree {
         let resolver = _Resolver(cache: cache, options: options, canLeaveThread: isolation == nil)
         let runner = QueryRunner(cache: cache, mailbox: resolver.scope.mailbox)
+        let timers = RenderTimers(clock: resolver.scope.clock, mailbox: resolver.scope.mailbox)
+        if let deadline = options.deadline { timers.armDeadline(at: deadline) }
         // Whatever happens, the render leaves every query it still waits on: a query no other
-        // render waits on is cancelled, and stops before the render returns.
+        // render waits on is cancelled, and stops before the render returns (past the deadline,
+        // it is not waited for). Every timer is cancelled and waited for.
         do {
             try resolver.evaluateRoot(component)
-            let tree = try await drive(resolver, runner: runner, options: options, consumer: consumer)
-            await runner.finish()
+            let tree = try await drive(resolver, runner: runner, timers: timers, options: options, consumer: consumer)
+            await timers.stop()
+            await runner.finish(waitingForCancelled: !resolver.deadlinePassed)
             return tree
         } catch {
-            await runner.finish()
+            await timers.stop()
+            await runner.finish(waitingForCancelled: !resolver.deadlinePassed)
             throw error
         }
     }
@@ -30,6 +35,7 @@ extension _Resolver {
     private static func drive<Consumer: RenderEventConsumer>(
         _ resolver: _Resolver,
         runner: QueryRunner,
+        timers: RenderTimers,
         options: RenderOptions,
         consumer: Consumer,
         isolation: isolated (any Actor)? = #isolation
@@ -45,12 +51,17 @@ extension _Resolver {
         var arrived: [QueryID: Result<any Sendable, any Error>] = [:]
         var cancelled: Set<QueryID> = []
 
-        func afterPass() {
-            for query in resolver.waits.takeAbandoned() {
+        /// Leaves queries the render stopped waiting on; those no other render waits on are cancelled.
+        func cancel(_ queries: [QueryID]) {
+            for query in queries {
                 runner.cancel(query)
                 cancelled.insert(query)
                 consumer.consume(.queryCancelled(resolver.waits.label(of: query)))
             }
+        }
+
+        func afterPass() {
+            cancel(resolver.waits.takeAbandoned())
             let events = resolver.takeChanges(withSubtrees: subtrees)
             for event in events {
                 consumer.consume(event)
@@ -67,12 +78,45 @@ extension _Resolver {
                 let joined = runner.start(new)
                 consumer.consume(.queryStarted(new.label, joined: joined))
             }
+            // Timeouts run while their Suspense shows its fallback.
+            if timers.hasTimeouts { timers.disarm { !resolver.isPending($0) } }
+            for suspense in resolver.takeTimed() where resolver.isPending(suspense) {
+                if let timeout = resolver.records.suspenses[suspense].timeout {
+                    timers.armTimeout(for: suspense, after: timeout)
+                }
+            }
+        }
+
+        /// Handles the timers that fired; returns false when the deadline passed.
+        func handleTimers() throws -> Bool {
+            for fired in runner.mailbox.takeFiredTimers() {
+                switch fired {
+                case .timeout(let suspense, let generation):
+                    guard timers.takeFired(suspense, generation: generation),
+                        let timedOut = resolver.timeOut(suspense)
+                    else { continue }
+                    consumer.consume(.timedOut(timedOut.id, timedOut.error))
+                    cancel(timedOut.stopped)
+                    if let error = resolver.fatalError { throw error }
+                    afterPass()
+                case .deadline:
+                    let cutOff = try resolver.cutOff(at: options.deadline ?? .zero)
+                    consumer.consume(.deadlinePassed(cutOff))
+                    options.onDeadline?(cutOff)
+                    return false
+                }
+            }
+            return true
         }
 
         afterPass()
         /// Results received and not yet applied, with `.completion` delivery.
         var received: [(QueryID, Result<any Sendable, any Error>)] = []
-        while resolver.waits.activeWaiters > 0 {
+        // A Suspense with a timeout keeps the render going while it shows its fallback, even
+        // when no query is left running (a key pending for good), until its timeout fires.
+        loop: while resolver.waits.activeWaiters > 0 || timers.hasTimeouts {
+            guard try handleTimers() else { break loop }
+            if resolver.waits.activeWaiters == 0 && !timers.hasTimeouts { break loop }
             var ready: [(QueryID, Result<any Sendable, any Error>)] = []
             switch options.deliveryOrder {
             case .completion:
@@ -95,7 +139,7 @@ extension _Resolver {
             // component started itself): it is applied as soon as its turn comes, without
             // waiting for another delivery.
             if ready.isEmpty {
-                guard !Task.isCancelled, let deliveries = await runner.mailbox.next() else { break }
+                guard !Task.isCancelled, let deliveries = await runner.mailbox.next() else { break loop }
                 switch options.deliveryOrder {
                 case .completion: received = deliveries
                 case .discovery: for (query, result) in deliveries { arrived[query] = result }
@@ -118,7 +162,7 @@ extension _Resolver {
             }
         }
         if Task.isCancelled { throw CancellationError() }
-        try resolver.checkFinished()
+        if !resolver.deadlinePassed { try resolver.checkFinished() }
         let tree = resolver.tree()
         consumer.consume(.finished(tree))
         return tree

@@ -25,15 +25,43 @@ public struct RenderOptions: Sendable {
     /// ``SuspenseError/tooDeepForCallerStack(component:depth:)`` when that thread's stack is
     /// nearly used up (a few thousand levels on an 8 MiB stack in a debug build).
     public var maxDepth: Int
+    /// The clock every wait of the render goes through: ``Suspense`` timeouts, the `deadline`,
+    /// and ``RetryPolicy`` backoff. `ContinuousClock` by default; tests pass SuspenseTesting's
+    /// `TestClock` and advance it by hand, so that nothing sleeps for real.
+    public var clock: any Clock<Duration>
+    /// How long the render may wait for queries, from its start on `clock`. When it passes,
+    /// every ``Suspense`` still pending keeps its fallback in the result, every query still
+    /// running is cancelled (one that ignores cancellation no longer holds the render: its late
+    /// result is dropped), and the render returns the page. Content still pending outside every
+    /// `Suspense` has no fallback to show: the render then throws a ``RenderError`` with a
+    /// ``TimeoutError``. `nil` (the default) waits as long as the queries take.
+    public var deadline: Duration?
+    /// Called once when the deadline cut the render short, with one ``TimeoutError`` per
+    /// ``Suspense`` left showing its fallback (its path, the deadline, the queries it waited
+    /// on), in document order. Called on the render's task, before the render returns.
+    public var onDeadline: (@Sendable ([TimeoutError]) -> Void)?
 
     /// Creates options.
     /// - Parameters:
     ///   - maxResuspensions: The bound on re-suspensions of one component (default 32).
     ///   - deliveryOrder: The order in which query results are applied (default `.completion`).
     ///   - maxDepth: How deep the tree may nest (default 100,000).
-    public init(maxResuspensions: Int = 32, deliveryOrder: DeliveryOrder = .completion, maxDepth: Int = 100_000) {
+    ///   - clock: The clock of every wait (default `ContinuousClock()`).
+    ///   - deadline: How long the render may wait for queries (default: no limit).
+    ///   - onDeadline: Told what the deadline cut off.
+    public init(
+        maxResuspensions: Int = 32,
+        deliveryOrder: DeliveryOrder = .completion,
+        maxDepth: Int = 100_000,
+        clock: any Clock<Duration> = ContinuousClock(),
+        deadline: Duration? = nil,
+        onDeadline: (@Sendable ([TimeoutError]) -> Void)? = nil
+    ) {
         self.maxResuspensions = maxResuspensions
         self.deliveryOrder = deliveryOrder
         self.maxDepth = maxDepth
+        self.clock = clock
+        self.deadline = deadline
+        self.onDeadline = onDeadline
     }
 }

@@ -3,6 +3,7 @@ extension _Resolver {
     @usableFromInline
     func resolveSuspense(
         typedValueType: (any Any.Type)?,
+        timeout: Duration? = nil,
         content: @escaping (_Resolver, Any?) throws -> Void,
         fallback: @escaping (_Resolver) throws -> Void
     ) throws {
@@ -18,6 +19,7 @@ extension _Resolver {
                 fallbackNode: nodes.makeFragment(),
                 contentScope: records.makeScope(parent: context.scope),
                 typedValueType: typedValueType,
+                timeout: timeout,
                 content: content,
                 fallback: fallback
             ))
@@ -25,6 +27,7 @@ extension _Resolver {
         if records.suspenses[index].pendingCount == 0 {
             records.suspenses[index].isResolved = true
         } else {
+            if timeout != nil { timed.append(index) }
             try evaluateFallback(of: index)
         }
     }

@@ -159,6 +159,7 @@ extension _Resolver {
                     let outer = record.outer
                 else { continue }
                 noteChange(.suspended(index))
+                if record.timeout != nil { timed.append(index) }
                 do {
                     try evaluateFallback(of: index)
                 } catch {

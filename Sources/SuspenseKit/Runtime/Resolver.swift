@@ -50,6 +50,11 @@ public final class _Resolver {
     var reopened: [SuspenseIndex] = []
     /// Suspenses whose last pending slot went away in this pass.
     var touched: [SuspenseIndex] = []
+    /// Suspenses with a timeout that began showing their fallback in this pass: the render
+    /// loop arms their timers.
+    var timed: [SuspenseIndex] = []
+    /// Set when the render's deadline cut it short: queries it cancelled are not waited for.
+    var deadlinePassed = false
     /// Whether the shell was reported: changes are reported only after it.
     var shellSent = false
     var naming = TypeNaming()
@@ -62,7 +67,7 @@ public final class _Resolver {
 
     init(cache: QueryCache, options: RenderOptions, canLeaveThread: Bool) {
         self.cache = cache
-        self.scope = RenderScope(cache: cache, mailbox: QueryMailbox())
+        self.scope = RenderScope(cache: cache, mailbox: QueryMailbox(), clock: RenderClock(options.clock))
         self.options = options
         self.stack = StackGuard(canLeaveThread: canLeaveThread)
         rootNode = nodes.makeFragment()

@@ -1,3 +1,4 @@
+import SuspenseTesting
 import Testing
 
 @testable import SuspenseKit
@@ -179,6 +180,45 @@ private struct FallbackText: Component {
             #expect(started.value == 10)
         }
         try await waitUntil("the dropped stream's render to let go") { live.count.value == 0 }
+    }
+
+    @Test func timedOutAndCutOffRendersReleaseEverything() async throws {
+        let live = LiveCount()
+        struct Timed: Component {
+            let live: LiveCount
+            let started: Counter
+            var body: some Component {
+                ErrorBoundary {
+                    Suspense(timeout: .seconds(1)) {
+                        try NeverEnding("timed", live: live, started: started)
+                    } fallback: {
+                        FallbackText(live: live)
+                    }
+                } fallback: { _ in
+                    FallbackText(live: live)
+                }
+                Suspense {
+                    try NeverEnding("cut", live: live, started: started)
+                } fallback: {
+                    FallbackText(live: live)
+                }
+            }
+        }
+        do {
+            let clock = TestClock()
+            let started = Counter()
+            let options = RenderOptions(clock: clock, deadline: .seconds(2))
+            async let output = render(Timed(live: live, started: started), as: .plain, options: options)
+            await clock.waitForSleepers(2)
+            clock.advance(by: .seconds(2))
+            #expect(try await output == "……")
+            #expect(started.value == 2)
+            #expect(clock.sleeperCount == 0)
+        }
+        // Past the deadline the render does not wait for the queries it cancelled: they let go
+        // of what they captured as they stop.
+        try await waitUntil("every instance released") { live.count.value == 0 }
+        #expect(live.made.value >= 6)
     }
 
     @Test func aFailedRenderReleasesEverything() async throws {

@@ -21,6 +21,8 @@ private final class EventLog: RenderEventConsumer {
         case .queryFinished(let key): lines.append("finished \(key)")
         case .queryFailed(let key, let error): lines.append("failed \(key): \(error)")
         case .queryCancelled(let key): lines.append("cancelled \(key)")
+        case .timedOut(let id, let error): lines.append("timed out \(id): \(error)")
+        case .deadlinePassed(let cutOff): lines.append("deadline passed: \(cutOff.map(\.description))")
         case .progress:
             // The end of a pass: frames flush there (LiveFramesTests), not a change of its own.
             break

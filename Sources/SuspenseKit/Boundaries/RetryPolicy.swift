@@ -1,0 +1,123 @@
+/// How a failed query is tried again: up to `maxAttempts` runs in all, waiting between them
+/// with exponential backoff on the render's clock (``RenderOptions/clock``).
+///
+/// ```swift
+/// let feed = try resolveValue(key: "feed", retry: RetryPolicy(maxAttempts: 3)) {
+///     try await api.feed()
+/// }
+/// ```
+///
+/// The wait before attempt *n + 1* is `initialDelay × multiplier^(n − 1)`, at most `maxDelay`,
+/// less a random share of up to `jitter` of it. An error that says it is not transient
+/// (``RetryableError/isTransient``), a `CancellationError`, and any error once the query is
+/// cancelled end the attempts at once.
+public struct RetryPolicy: Sendable {
+    /// How many times the query runs at most, the first run included.
+    public var maxAttempts: Int
+    /// The wait after the first failure.
+    public var initialDelay: Duration
+    /// What each further wait is multiplied by.
+    public var multiplier: Double
+    /// The longest wait.
+    public var maxDelay: Duration
+    /// The largest share of a wait (0 to 1) taken off at random, so that many clients failing
+    /// together do not retry together.
+    public var jitter: Double
+    /// A number in `0..<1` for the jitter; injectable so that tests are deterministic.
+    public var random: @Sendable () -> Double
+
+    /// Creates a policy.
+    /// - Parameters:
+    ///   - maxAttempts: How many times the query runs at most, the first run included (at least 1).
+    ///   - initialDelay: The wait after the first failure (default 100 ms).
+    ///   - multiplier: What each further wait is multiplied by (default 2).
+    ///   - maxDelay: The longest wait (default 5 s).
+    ///   - jitter: The largest share of a wait taken off at random, 0 to 1 (default 0: none).
+    ///   - random: A number in `0..<1` for the jitter (default `Double.random(in: 0..<1)`).
+    public init(
+        maxAttempts: Int = 3,
+        initialDelay: Duration = .milliseconds(100),
+        multiplier: Double = 2,
+        maxDelay: Duration = .seconds(5),
+        jitter: Double = 0,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.initialDelay = max(.zero, initialDelay)
+        self.multiplier = multiplier.isFinite ? max(1, multiplier) : 1
+        self.maxDelay = max(.zero, maxDelay)
+        self.jitter = jitter.isFinite ? min(1, max(0, jitter)) : 0
+        self.random = random
+    }
+
+    /// The wait after the `attempt`-th failed attempt (1 for the first).
+    public func delay(afterAttempt attempt: Int) -> Duration {
+        var delay = initialDelay
+        var step = 1
+        while step < attempt, delay < maxDelay {
+            delay = delay * multiplier
+            step += 1
+        }
+        delay = min(delay, maxDelay)
+        if jitter > 0 {
+            let share = min(max(random(), 0), 1) * jitter
+            delay = delay * (1 - share)
+        }
+        return delay
+    }
+
+    /// Whether a run that failed with `error` after `attempt` attempts is tried again.
+    func shouldRetry(_ error: any Error, afterAttempt attempt: Int) -> Bool {
+        if attempt >= maxAttempts || Task.isCancelled || error is CancellationError { return false }
+        if error is any AnyPromise || error is SuspenseError { return false }
+        if let retryable = error as? any RetryableError { return retryable.isTransient }
+        return true
+    }
+
+    /// Runs `query` under this policy, waiting on `clock` between attempts.
+    func run<Value>(
+        sleepingOn clock: RenderClock,
+        _ query: @Sendable () async throws -> Value
+    ) async throws -> Value {
+        var attempt = 1
+        while true {
+            do {
+                return try await query()
+            } catch {
+                guard shouldRetry(error, afterAttempt: attempt) else { throw error }
+                try await clock.sleep(for: delay(afterAttempt: attempt))
+                attempt += 1
+            }
+        }
+    }
+}
+
+/// An error that says whether trying again may succeed: a ``RetryPolicy`` never tries again
+/// after an error whose `isTransient` is false. Errors that do not conform are tried again.
+///
+/// ```swift
+/// enum APIError: RetryableError {
+///     case unavailable, notFound
+///     var isTransient: Bool { self == .unavailable }
+/// }
+/// ```
+public protocol RetryableError: Error {
+    /// Whether the same request may succeed if tried again.
+    var isTransient: Bool { get }
+}
+
+/// ``resolveValue(key:query:)``, with failed runs tried again under `retry`, waiting on the
+/// render's clock between attempts. The component shows its ``Suspense``'s fallback while it
+/// waits; only the last failure is stored and reaches the ``ErrorBoundary``.
+/// - Parameters:
+///   - key: Identifies the query's result in the cache.
+///   - retry: How often, and after what waits, a failed run is tried again.
+///   - query: Loads the value.
+public func resolveValue<Value: Sendable>(
+    key: String,
+    retry: RetryPolicy,
+    query: @escaping @Sendable () async throws -> Value
+) throws -> Value {
+    let clock = RenderScope.current?.clock ?? RenderClock(ContinuousClock())
+    return try resolveValue(key: key) { try await retry.run(sleepingOn: clock, query) }
+}

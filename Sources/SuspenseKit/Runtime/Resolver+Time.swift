@@ -1,0 +1,61 @@
+/// Time: a Suspense whose timeout passed, and the render's deadline.
+extension _Resolver {
+    /// Takes the Suspenses with a timeout that began showing their fallback since the last call.
+    func takeTimed() -> [SuspenseIndex] {
+        defer { timed = [] }
+        return timed
+    }
+
+    /// Whether a Suspense still shows its fallback: not resolved, and not discarded.
+    func isPending(_ suspense: SuspenseIndex) -> Bool {
+        !records.suspenses[suspense].isResolved && records.isAlive(suspense)
+    }
+
+    /// A Suspense whose timeout passed: its id, the error, and the queries no other slot of the
+    /// render waits on any more, for the runner to leave.
+    struct TimedOut {
+        let id: BoundaryID
+        let error: TimeoutError
+        let stopped: [QueryID]
+    }
+
+    /// The timeout of a pending Suspense passed: it stops waiting on its queries and a
+    /// ``TimeoutError`` goes to the nearest ErrorBoundary above it. Nil when the Suspense no
+    /// longer shows its fallback.
+    func timeOut(_ suspense: SuspenseIndex) -> TimedOut? {
+        let record = records.suspenses[suspense]
+        guard let outer = record.outer, let timeout = record.timeout, isPending(suspense) else { return nil }
+        let path = outer.path.appending("Suspense")
+        let error = TimeoutError(
+            path: path.names, duration: timeout, pendingQueries: records.pendingQueries(of: suspense))
+        let stopped = stopWaiting(for: suspense)
+        RenderScope.$current.withValue(scope) {
+            route(error, from: outer.errorBoundary, path: path)
+            if fatalError == nil { settle() }
+        }
+        return TimedOut(id: record.id, error: error, stopped: stopped)
+    }
+
+    /// The render's deadline passed: what still waits stays as it is. Returns one
+    /// ``TimeoutError`` per Suspense left showing its fallback, in document order; throws a
+    /// ``RenderError`` when content outside every Suspense still waits, since it has no
+    /// fallback to show.
+    func cutOff(at deadline: Duration) throws -> [TimeoutError] {
+        deadlinePassed = true
+        let root = records.suspenses[Self.root]
+        if root.pendingCount > 0 {
+            let first = root.slots.first { records.slots[$0].isPending }
+            let path = first.map { records.slots[$0].errorPath.names } ?? []
+            throw RenderError(
+                path: path,
+                underlying: TimeoutError(
+                    path: path, duration: deadline, pendingQueries: records.pendingQueries(of: Self.root)))
+        }
+        var pending = records.suspenses.indices.dropFirst().filter { isPending($0) }
+        pending.sort { PositionLink.precedes(records.suspenses[$0].id.link, records.suspenses[$1].id.link) }
+        return pending.map { index in
+            let path = records.suspenses[index].outer.map { $0.path.appending("Suspense").names } ?? []
+            return TimeoutError(path: path, duration: deadline, pendingQueries: records.pendingQueries(of: index))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// The timers of one render: a timeout per ``Suspense`` showing its fallback, and the render's
+/// deadline. Each is a task sleeping on the render's clock that posts to the render's mailbox
+/// when it fires; the render loop handles it like a query result, on the render's task.
+///
+/// Owned by the render loop; its tasks capture only the clock and the mailbox. When the render
+/// ends, `stop` cancels every timer and waits for their tasks, so none outlives the render.
+final class RenderTimers {
+    /// What a timer reports when it fires.
+    enum Fired: Sendable {
+        /// The timeout of the Suspense at this index, armed as `generation`.
+        case timeout(SuspenseIndex, generation: Int)
+        case deadline
+    }
+
+    private let clock: RenderClock
+    private let mailbox: QueryMailbox
+    private var timeouts: [SuspenseIndex: (generation: Int, task: Task<Void, Never>)] = [:]
+    private var nextGeneration = 0
+    private var deadline: Task<Void, Never>?
+
+    init(clock: RenderClock, mailbox: QueryMailbox) {
+        self.clock = clock
+        self.mailbox = mailbox
+    }
+
+    /// Whether a timeout is armed.
+    var hasTimeouts: Bool { !timeouts.isEmpty }
+
+    /// Fires `.deadline` at `offset` from the render's start.
+    func armDeadline(at offset: Duration) {
+        deadline = start(at: offset, firing: .deadline)
+    }
+
+    /// Fires the timeout of `suspense` `duration` from now, replacing one armed before.
+    func armTimeout(for suspense: SuspenseIndex, after duration: Duration) {
+        nextGeneration += 1
+        timeouts[suspense]?.task.cancel()
+        let task = start(at: clock.elapsed() + duration, firing: .timeout(suspense, generation: nextGeneration))
+        timeouts[suspense] = (nextGeneration, task)
+    }
+
+    /// Takes a fired timeout out of the armed ones; false when it was replaced or disarmed since.
+    func takeFired(_ suspense: SuspenseIndex, generation: Int) -> Bool {
+        guard timeouts[suspense]?.generation == generation else { return false }
+        timeouts[suspense] = nil
+        return true
+    }
+
+    /// Disarms the timeouts of the Suspenses for which `isOver` holds (resolved or discarded).
+    func disarm(where isOver: (SuspenseIndex) -> Bool) {
+        for suspense in timeouts.keys where isOver(suspense) {
+            timeouts.removeValue(forKey: suspense)?.task.cancel()
+        }
+    }
+
+    /// Cancels every timer and waits until their tasks have ended.
+    func stop(isolation: isolated (any Actor)? = #isolation) async {
+        var tasks = timeouts.values.map(\.task)
+        timeouts = [:]
+        if let deadline { tasks.append(deadline) }
+        deadline = nil
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+    }
+
+    private func start(at offset: Duration, firing fired: Fired) -> Task<Void, Never> {
+        let (clock, mailbox) = (clock, mailbox)
+        return Task.detached {
+            do {
+                try await clock.sleepUntil(offset)
+            } catch {
+                return
+            }
+            mailbox.postTimer(fired)
+        }
+    }
+}

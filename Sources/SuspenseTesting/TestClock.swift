@@ -1,0 +1,135 @@
+import Foundation
+
+/// A clock that moves only when a test advances it, for ``RenderOptions/clock``: timeouts,
+/// deadlines and retry backoff then fire exactly when the test says, and no test sleeps.
+///
+/// ```swift
+/// let clock = TestClock()
+/// async let page = render(Page(), as: .tree, options: RenderOptions(clock: clock))
+/// await clock.waitForSleepers(1)        // the Suspense's timeout is armed
+/// clock.advance(by: .seconds(2))        // and fires
+/// print(try await page)
+/// ```
+///
+/// A sleeper waits for an instant: one whose instant has passed returns at once, so advancing
+/// before a render arms a timer measured from the render's start still fires it. Work that
+/// sleeps *relative to now* (retry backoff) registers its sleep only when it gets there: wait
+/// for it with ``waitForSleepers(_:)`` before advancing past it.
+public final class TestClock: Clock, @unchecked Sendable {
+    /// A point in the test clock's time: the time since the clock was created.
+    public struct Instant: InstantProtocol, Sendable {
+        /// The time since the clock was created.
+        public var offset: Duration
+
+        /// Creates the instant `offset` after the clock's creation.
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        public func duration(to other: Instant) -> Duration {
+            other.offset - offset
+        }
+
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.offset < rhs.offset
+        }
+    }
+
+    private struct Sleeper {
+        let deadline: Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private let lock = NSLock()
+    private var current = Instant(offset: .zero)
+    private var sleepers: [Int: Sleeper] = [:]
+    private var nextSleeper = 0
+    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// Creates a clock at time zero.
+    public init() {}
+
+    /// The current instant: moves only with ``advance(by:)``.
+    public var now: Instant {
+        locked { current }
+    }
+
+    /// The clock has no resolution limit.
+    public var minimumResolution: Duration { .zero }
+
+    /// How many tasks are sleeping on the clock now.
+    public var sleeperCount: Int {
+        locked { sleepers.count }
+    }
+
+    /// Waits until `deadline` has been reached by ``advance(by:)``; returns at once if it has.
+    /// Throws `CancellationError` when the sleeping task is cancelled.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let id: Int = locked {
+            nextSleeper += 1
+            return nextSleeper
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let (resumeNow, ready) = locked { () -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    if deadline <= current || Task.isCancelled { return (true, []) }
+                    sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return (false, takeSatisfiedWatchers())
+                }
+                for watcher in ready { watcher.resume() }
+                if resumeNow {
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume()
+                    }
+                }
+            }
+        } onCancel: {
+            let sleeper = locked { sleepers.removeValue(forKey: id) }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time forward by `duration` and wakes every sleeper whose instant has come, earliest
+    /// first.
+    public func advance(by duration: Duration) {
+        let due: [Sleeper] = locked {
+            current = current.advanced(by: max(duration, .zero))
+            let due = sleepers.filter { $0.value.deadline <= current }
+            for id in due.keys { sleepers[id] = nil }
+            return due.values.sorted { $0.deadline < $1.deadline }
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Waits until at least `count` tasks are sleeping on the clock: a render has armed its
+    /// timers, or a retried query has begun its backoff.
+    public func waitForSleepers(_ count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready: Bool = locked {
+                if sleepers.count >= count { return true }
+                watchers.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// The watchers whose count of sleepers is reached; called with the lock held.
+    private func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+        let satisfied = watchers.filter { $0.count <= sleepers.count }
+        watchers.removeAll { $0.count <= sleepers.count }
+        return satisfied.map(\.continuation)
+    }
+
+    private func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}

@@ -42,9 +42,10 @@ extension QueryCache {
         mailbox: QueryMailbox,
         query: @escaping @Sendable () async throws -> Value
     ) throws -> Value? {
+        let now = now()
         let found: Found = state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(key) }
-            if let entry = state.entries[key] { return .entry(entry) }
+            if let entry = state.entry(key, now: now) { return .entry(entry) }
             if state.inFlight[key] != nil || state.stubs[key] != nil { return .suspend }
             state.nextRun += 1
             state.inFlight[key] = InFlightQuery(run: state.nextRun, starter: mailbox)
@@ -54,6 +55,7 @@ extension QueryCache {
         case .entry(let entry):
             // Stored by a run this render started and has not applied yet: suspend on it.
             if mailbox.isAwaiting(key) { return nil }
+            if case .failure = entry, failureRetention == .dropAfterRender { mailbox.noteFailure(key) }
             do {
                 return try Self.value(of: entry, key: key)
             } catch let mismatch as QueryTypeMismatch {
@@ -98,6 +100,7 @@ extension QueryCache {
                 mailbox.noteAwaiting(key)
                 return nil
             case .finishedAtOnce(let entry):
+                if case .failure = entry, failureRetention == .dropAfterRender { mailbox.noteFailure(key) }
                 return try Self.value(of: entry, key: key)
             case .finishedLater(let entry):
                 mailbox.noteAwaiting(key)

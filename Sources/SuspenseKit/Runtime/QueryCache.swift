@@ -9,7 +9,22 @@
 /// Those are found at once, so the component never suspends. ``stub(_:with:)`` instead
 /// replaces the query itself: the component suspends, the fallback is shown, and the stubbed
 /// outcome arrives through the normal query path, as a real result would.
+///
+/// How long results are used is the cache's choice: ``FailureRetention`` says whether a failure
+/// is kept for later renders, and a `lifetime` makes values and failures expire on the cache's
+/// clock, after which the next reader runs the query again. ``removeValue(for:)`` and
+/// ``removeAll()`` forget results by hand.
 public final class QueryCache: Sendable {
+    /// Whether a failed query's error is kept for later renders.
+    public enum FailureRetention: Sendable {
+        /// Kept like a value: later renders with this cache rethrow it without running the
+        /// query again (the default).
+        case keep
+        /// Kept only while the renders that met it run: once one of them ends, the failure is
+        /// forgotten and the next render runs the query again.
+        case dropAfterRender
+    }
+
     enum Entry: Sendable {
         case value(any Sendable)
         case failure(any Error)
@@ -31,25 +46,72 @@ public final class QueryCache: Sendable {
         /// value that was not of the type its reader asked for.
         var asked: Set<String> = []
         var stubMismatches: [QueryTypeMismatch] = []
+        /// How long a stored value or failure is used; nil: until removed.
+        let lifetime: Duration?
+        /// When each value or failure was stored, on the cache's clock, while there is a lifetime.
+        var storedAt: [String: Duration] = [:]
+
+        /// What is stored under `key` at `now` (nil when the cache has no lifetime), forgetting
+        /// a result that outlived the lifetime.
+        mutating func entry(_ key: String, now: Duration?) -> Entry? {
+            if let now, let lifetime, let stored = storedAt[key], now - stored >= lifetime {
+                entries[key] = nil
+                storedAt[key] = nil
+                return nil
+            }
+            return entries[key]
+        }
+
+        /// Stores a result at `now`.
+        mutating func store(_ entry: Entry, for key: String, now: Duration?) {
+            entries[key] = entry
+            if let now { storedAt[key] = now }
+        }
     }
 
-    let state = Locked(State())
+    let state: Locked<State>
+    /// What becomes of failures.
+    let failureRetention: FailureRetention
+    /// The cache's clock, when results expire.
+    private let clock: RenderClock?
 
     /// Creates an empty cache.
-    public init() {}
+    /// - Parameters:
+    ///   - failures: Whether a failure is kept for later renders (default `.keep`).
+    ///   - lifetime: How long a stored value or failure is used before the next reader runs the
+    ///     query again (default: until removed).
+    ///   - clock: The clock the lifetime is measured on (default `ContinuousClock()`; tests pass a
+    ///     `TestClock`).
+    public init(
+        failures: FailureRetention = .keep,
+        lifetime: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        state = Locked(State(lifetime: lifetime))
+        failureRetention = failures
+        self.clock = lifetime == nil ? nil : RenderClock(clock)
+    }
+
+    /// The time on the cache's clock, when results expire; nil when they do not.
+    func now() -> Duration? {
+        clock?.elapsed()
+    }
 
     func entry(for key: String) -> Entry? {
-        state.withLock { $0.entries[key] }
+        let now = now()
+        return state.withLock { $0.entry(key, now: now) }
     }
 
     /// Stores a value under `key`: `resolveValue(key:)` returns it without running a query.
     public func store(_ value: some Sendable, for key: String) {
-        state.withLock { $0.entries[key] = .value(value) }
+        let now = now()
+        state.withLock { $0.store(.value(value), for: key, now: now) }
     }
 
     /// Stores a failure under `key`: `resolveValue(key:)` rethrows it at the component.
     public func storeFailure(_ error: any Error, for key: String) {
-        state.withLock { $0.entries[key] = .failure(error) }
+        let now = now()
+        state.withLock { $0.store(.failure(error), for: key, now: now) }
     }
 
     /// Leaves `key` pending for good: its query never runs, and the ``Suspense`` waiting on it
@@ -82,9 +144,10 @@ public final class QueryCache: Sendable {
     /// What is stored under `key` and the outcome a test stubbed for it (by key or label), in
     /// one acquisition of the lock.
     func entryAndStub(for key: String, stubLabel: String) -> (Entry?, QueryOutcome?) {
-        state.withLock { state in
+        let now = now()
+        return state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(stubLabel) }
-            return (state.entries[key], state.stubs[stubLabel])
+            return (state.entry(key, now: now), state.stubs[stubLabel])
         }
     }
 
@@ -114,16 +177,36 @@ public final class QueryCache: Sendable {
         }
     }
 
-    /// Forgets what is stored under `key`, so that the next render runs its query again.
+    /// Forgets what is stored under `key` (a value, a failure, or a key left pending for good),
+    /// so that the next reader runs its query again. A run of the key in flight is not stopped:
+    /// its result is stored when it arrives.
     public func removeValue(for key: String) {
-        _ = state.withLock { $0.entries.removeValue(forKey: key) }
+        state.withLock {
+            $0.entries.removeValue(forKey: key)
+            $0.storedAt.removeValue(forKey: key)
+        }
     }
 
-    /// Forgets everything, stubs included.
+    /// Forgets every stored result and every stub; runs in flight go on.
     public func removeAll() {
         state.withLock {
             $0.entries.removeAll()
+            $0.storedAt.removeAll()
             $0.stubs.removeAll()
+        }
+    }
+
+    /// Forgets the failures stored under `keys` (`.dropAfterRender`, when a render that met
+    /// them ends); a key that holds a value by now keeps it.
+    func dropFailures(_ keys: Set<String>) {
+        guard !keys.isEmpty else { return }
+        state.withLock { state in
+            for key in keys {
+                if case .failure? = state.entries[key] {
+                    state.entries[key] = nil
+                    state.storedAt[key] = nil
+                }
+            }
         }
     }
 }

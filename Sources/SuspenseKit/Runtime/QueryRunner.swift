@@ -73,8 +73,9 @@ extension QueryCache {
     func join(
         _ key: String, mailbox: QueryMailbox, promise: any AnyPromise, stub: QueryOutcome?
     ) -> JoinOutcome {
-        state.withLock { state in
-            switch state.entries[key] {
+        let now = now()
+        return state.withLock { state in
+            switch state.entry(key, now: now) {
             case .value(let value)?: return .stored(.success(value))
             case .failure(let error)?: return .stored(.failure(error))
             case .pendingForever?, nil: break
@@ -101,12 +102,13 @@ extension QueryCache {
     /// Stores a run's result and delivers it to every render waiting on it; a run cancelled
     /// because nobody waited any more delivers nothing and stores nothing.
     func complete(_ key: String, run: UInt64, with result: Result<any Sendable, any Error>) {
+        let now = now()
         let mailboxes: [QueryMailbox]? = state.withLock { state in
             guard var running = state.inFlight[key], running.run == run else { return nil }
             state.inFlight[key] = nil
             switch result {
-            case .success(let value): state.entries[key] = .value(value)
-            case .failure(let error): state.entries[key] = .failure(error)
+            case .success(let value): state.store(.value(value), for: key, now: now)
+            case .failure(let error): state.store(.failure(error), for: key, now: now)
             }
             if let starter = running.starter {
                 running.mailboxes[starter] = nil
@@ -199,7 +201,10 @@ final class QueryRunner {
     }
 
     /// The query's result arrived: nothing to leave any more.
-    func finished(_ query: QueryID) {
+    func finished(_ query: QueryID, failed: Bool = false) {
+        if failed, case .key(let key) = query, cache.failureRetention == .dropAfterRender {
+            mailbox.noteFailure(key)
+        }
         switch query {
         case .key(let key):
             keys.remove(key)
@@ -243,6 +248,9 @@ final class QueryRunner {
         }
         anonymous = [:]
         mailbox.close()
+        if cache.failureRetention == .dropAfterRender {
+            cache.dropFailures(mailbox.takeFailedKeys())
+        }
         if waitingForCancelled {
             for task in cancelled { await task.value }
         }
@@ -260,6 +268,8 @@ final class QueryMailbox: Sendable {
         var isClosed = false
         /// Timers that fired, for the render to take (`takeFiredTimers`).
         var timers: [RenderTimers.Fired] = []
+        /// Keys whose stored failure the render met, for a cache that drops failures.
+        var failedKeys: Set<String> = []
         /// Keys the render's components started on the immediate path that did not finish at
         /// once, until the render applies their result.
         var awaiting: Set<String> = []
@@ -312,6 +322,19 @@ final class QueryMailbox: Sendable {
             return nil
         }
         waiter?.resume(returning: [(query, result)])
+    }
+
+    /// The render met the failure stored under `key`.
+    func noteFailure(_ key: String) {
+        state.withLock { _ = $0.failedKeys.insert(key) }
+    }
+
+    /// The keys whose failure the render met.
+    func takeFailedKeys() -> Set<String> {
+        state.withLock { state in
+            defer { state.failedKeys = [] }
+            return state.failedKeys
+        }
     }
 
     /// A timer of the render fired: wakes the render (with no result) to take it.

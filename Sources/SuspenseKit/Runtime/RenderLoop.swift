@@ -150,7 +150,7 @@ extension _Resolver {
                 // Queued until applied: a slot that asks for the key while results of the same
                 // batch are applied before it waits for this result, not for another one.
                 queued.remove(query)
-                runner.finished(query)
+                if case .failure = result { runner.finished(query, failed: true) } else { runner.finished(query) }
                 let label = resolver.waits.label(of: query)
                 switch result {
                 case .success: consumer.consume(.queryFinished(label))

@@ -1,0 +1,121 @@
+import SuspenseTesting
+import Testing
+
+@testable import SuspenseKit
+
+/// How long a `QueryCache` keeps results: failures kept or dropped, values that expire on the
+/// cache's clock, and forgetting by hand.
+@Suite(.timeLimit(.minutes(1)))
+struct CacheLifetimeTests {
+    /// Reads "source" from `flaky`; `suspends` makes the query suspend before it answers.
+    struct Reader: Component {
+        let value: String
+        init(flaky: Flaky, suspends: Bool) throws {
+            value = try resolveValue(key: "source") {
+                if suspends { await Task.yield() }
+                return try flaky.value()
+            }
+        }
+        var body: some Component { Text(value) }
+    }
+
+    struct Page: Component {
+        let flaky: Flaky
+        var suspends = true
+        var body: some Component {
+            ErrorBoundary {
+                Suspense {
+                    try Reader(flaky: flaky, suspends: suspends)
+                } fallback: {
+                    Text("Loading…")
+                }
+            } fallback: { error in
+                Text("failed: \(error)")
+            }
+        }
+    }
+
+    @Test func aFailureIsKeptForLaterRendersByDefault() async throws {
+        let cache = QueryCache()
+        let flaky = Flaky(failures: 1)
+        #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "failed: unavailable")
+        #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "failed: unavailable")
+        #expect(flaky.calls.value == 1)
+    }
+
+    @Test(arguments: [true, false])
+    func aDroppedFailureIsAskedForAgainByTheNextRender(suspends: Bool) async throws {
+        let cache = QueryCache(failures: .dropAfterRender)
+        let flaky = Flaky(failures: 1)
+        let page = Page(flaky: flaky, suspends: suspends)
+        #expect(try await render(page, as: .plain, cache: cache) == "failed: unavailable")
+        #expect(!cache.contains("source"))
+        #expect(try await render(page, as: .plain, cache: cache) == "loaded after 2 calls")
+        // Values are kept as ever.
+        #expect(try await render(page, as: .plain, cache: cache) == "loaded after 2 calls")
+        #expect(flaky.calls.value == 2)
+    }
+
+    @Test func aDroppedFailureStaysForEveryComponentOfTheRenderThatMetIt() async throws {
+        // Two readers of one failing key in one render: one run, both see the failure.
+        let cache = QueryCache(failures: .dropAfterRender)
+        let flaky = Flaky(failures: 5)
+        struct Twice: Component {
+            let flaky: Flaky
+            var body: some Component {
+                ErrorBoundary {
+                    try Reader(flaky: flaky, suspends: true)
+                } fallback: { _ in
+                    Element("p") { Text("first failed") }
+                }
+                ErrorBoundary {
+                    try Reader(flaky: flaky, suspends: true)
+                } fallback: { _ in
+                    Element("p") { Text("second failed") }
+                }
+            }
+        }
+        let output = try await render(Twice(flaky: flaky), as: .plain, cache: cache)
+        #expect(output == "first failed\nsecond failed")
+        #expect(flaky.calls.value == 1)
+    }
+
+    @Test func resultsExpireAfterTheCachesLifetime() async throws {
+        let clock = TestClock()
+        let cache = QueryCache(lifetime: .seconds(60), clock: clock)
+        let flaky = Flaky(failures: 0)
+        #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "loaded after 1 calls")
+        clock.advance(by: .seconds(59))
+        #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "loaded after 1 calls")
+        clock.advance(by: .seconds(1))
+        #expect(cache.value(for: "source", as: String.self) == nil)
+        #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "loaded after 2 calls")
+        #expect(flaky.calls.value == 2)
+    }
+
+    @Test func storedValuesAndFailuresExpireToo() {
+        let clock = TestClock()
+        let cache = QueryCache(lifetime: .milliseconds(10), clock: clock)
+        cache.store("value", for: "a")
+        cache.storeFailure(TestFailure("down"), for: "b")
+        cache.suspendForever("c")
+        clock.advance(by: .milliseconds(9))
+        #expect(cache.value(for: "a", as: String.self) == "value")
+        #expect(cache.contains("b"))
+        clock.advance(by: .milliseconds(1))
+        #expect(!cache.contains("a"))
+        #expect(!cache.contains("b"))
+        // A key left pending for good does not expire: it holds no result.
+        #expect(cache.entry(for: "c") != nil)
+    }
+
+    @Test func removingAValueMakesTheNextRenderRunTheQueryAgain() async throws {
+        let cache = QueryCache()
+        let flaky = Flaky(failures: 0)
+        #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "loaded after 1 calls")
+        cache.removeValue(for: "source")
+        #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "loaded after 2 calls")
+        cache.removeAll()
+        #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "loaded after 3 calls")
+    }
+}

@@ -15,7 +15,10 @@
 ///
 /// With a `timeout`, a boundary still pending that long after it first showed its fallback
 /// gives up: the queries only it waits on are cancelled, and a ``TimeoutError`` goes to the
-/// nearest ``ErrorBoundary`` above it. The time is measured on ``RenderOptions/clock``.
+/// nearest ``ErrorBoundary`` above it. `fallbackDelay` and `minimumFallbackDuration` shape what
+/// streams and frames show: content that resolves within the delay appears at once, never as a
+/// fallback, and a fallback once shown stays at least the minimum, so that it does not flash.
+/// Every time is measured on ``RenderOptions/clock``.
 public struct Suspense<Content: Component, Fallback: Component>: Component {
     public typealias Body = Never
 
@@ -24,24 +27,31 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
     @usableFromInline let makeContent: (Any?) throws -> Content
     @usableFromInline let typedValueType: (any Any.Type)?
     @usableFromInline let makeFallback: () throws -> Fallback
-    /// How long the boundary may show its fallback before it fails with a ``TimeoutError``.
-    @usableFromInline let timeout: Duration?
+    /// The timeout and fallback timing; nil when the boundary has none.
+    @usableFromInline let timing: SuspenseTiming?
 
     /// Creates a boundary with a fallback.
     /// - Parameters:
     ///   - timeout: How long the fallback may show before the boundary fails with a
     ///     ``TimeoutError`` (default: no limit).
+    ///   - fallbackDelay: How long content may take before the fallback is shown in a stream or
+    ///     frames; content that resolves sooner is shown at once (default: none).
+    ///   - minimumFallbackDuration: How long a fallback, once shown, stays before the content
+    ///     replaces it (default: none).
     ///   - content: The components that may suspend.
     ///   - fallback: Shown while any of them is suspended.
     public init(
         timeout: Duration? = nil,
+        fallbackDelay: Duration? = nil,
+        minimumFallbackDuration: Duration? = nil,
         @ComponentBuilder content: @escaping () throws -> Content,
         @ComponentBuilder fallback: @escaping () throws -> Fallback
     ) {
         self.makeContent = { _ in try content() }
         self.typedValueType = nil
         self.makeFallback = fallback
-        self.timeout = timeout
+        self.timing = SuspenseTiming(
+            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
     }
 
     /// Creates the typed boundary of the swiftui-suspense article: `content` is called with `nil`
@@ -50,17 +60,24 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
     /// - Parameters:
     ///   - timeout: How long the fallback may show before the boundary fails with a
     ///     ``TimeoutError`` (default: no limit).
+    ///   - fallbackDelay: How long content may take before the fallback is shown in a stream or
+    ///     frames; content that resolves sooner is shown at once (default: none).
+    ///   - minimumFallbackDuration: How long a fallback, once shown, stays before the content
+    ///     replaces it (default: none).
     ///   - content: Builds the content from the value, `nil` until it has loaded.
     ///   - fallback: Shown while the content is suspended.
     public init<Value: Sendable>(
         timeout: Duration? = nil,
+        fallbackDelay: Duration? = nil,
+        minimumFallbackDuration: Duration? = nil,
         @ComponentBuilder content: @escaping (Value?) throws -> Content,
         @ComponentBuilder fallback: @escaping () throws -> Fallback
     ) {
         self.makeContent = { try content($0 as? Value) }
         self.typedValueType = Value.self
         self.makeFallback = fallback
-        self.timeout = timeout
+        self.timing = SuspenseTiming(
+            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
     }
 
     @inlinable
@@ -69,7 +86,7 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
         let makeFallback = component.makeFallback
         try resolver.resolveSuspense(
             typedValueType: component.typedValueType,
-            timeout: component.timeout,
+            timing: component.timing,
             content: { resolver, value in try resolver.evaluate({ try makeContent(value) }, newLevel: false) },
             fallback: { resolver in try resolver.evaluate(makeFallback, newLevel: false) }
         )
@@ -78,20 +95,47 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
 
 extension Suspense where Fallback == Text {
     /// Creates a boundary whose fallback is the text "Loading…".
-    public init(timeout: Duration? = nil, @ComponentBuilder content: @escaping () throws -> Content) {
+    public init(
+        timeout: Duration? = nil,
+        fallbackDelay: Duration? = nil,
+        minimumFallbackDuration: Duration? = nil,
+        @ComponentBuilder content: @escaping () throws -> Content
+    ) {
         self.makeContent = { _ in try content() }
         self.typedValueType = nil
         self.makeFallback = { Text("Loading…") }
-        self.timeout = timeout
+        self.timing = SuspenseTiming(
+            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
     }
 
     /// Creates the typed boundary with the default "Loading…" fallback.
     public init<Value: Sendable>(
-        timeout: Duration? = nil, @ComponentBuilder content: @escaping (Value?) throws -> Content
+        timeout: Duration? = nil,
+        fallbackDelay: Duration? = nil,
+        minimumFallbackDuration: Duration? = nil,
+        @ComponentBuilder content: @escaping (Value?) throws -> Content
     ) {
         self.makeContent = { try content($0 as? Value) }
         self.typedValueType = Value.self
         self.makeFallback = { Text("Loading…") }
-        self.timeout = timeout
+        self.timing = SuspenseTiming(
+            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
+    }
+}
+
+/// A Suspense's timeout and fallback timing. Not API: public only because the inlinable
+/// `Suspense._resolve` passes it to the resolver.
+public struct SuspenseTiming: Sendable {
+    let timeout: Duration?
+    let fallbackDelay: Duration?
+    let minimumFallbackDuration: Duration?
+
+    /// Nil when every setting is nil, so that a boundary without timing carries nothing.
+    @usableFromInline
+    init?(timeout: Duration?, fallbackDelay: Duration?, minimumFallbackDuration: Duration?) {
+        if timeout == nil && fallbackDelay == nil && minimumFallbackDuration == nil { return nil }
+        self.timeout = timeout.map { max($0, .zero) }
+        self.fallbackDelay = fallbackDelay.flatMap { $0 > .zero ? $0 : nil }
+        self.minimumFallbackDuration = minimumFallbackDuration.flatMap { $0 > .zero ? $0 : nil }
     }
 }

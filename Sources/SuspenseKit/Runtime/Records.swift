@@ -81,8 +81,10 @@ struct SuspenseRecord {
     var slots: [SlotIndex] = []
     var isResolved = false
     let typedValueType: (any Any.Type)?
-    /// How long it may show its fallback before it fails with a `TimeoutError`.
-    var timeout: Duration? = nil
+    /// Its timeout and fallback timing, if any.
+    var timing: SuspenseTiming? = nil
+    /// When it last began showing its fallback, on the render's clock (kept only with timing).
+    var pendingSince: Duration = .zero
     /// How many values of keyless promises its content was evaluated again with.
     var deliveries = 0
     let content: ((_Resolver, Any?) throws -> Void)?

@@ -48,6 +48,9 @@ enum RenderEvent {
 protocol RenderEventConsumer: AnyObject {
     /// Whether boundary events should carry their subtree (building it costs time).
     var wantsSubtrees: Bool { get }
+    /// Whether fallback delays and minimum durations apply: they shape intermediate states, so
+    /// a consumer of the final tree alone does not wait for them.
+    var honoursFallbackTiming: Bool { get }
     /// Whether the `.progress` event that follows each pass that changed something should carry
     /// the whole tree (building it costs time).
     var wantsPassTrees: Bool { get }
@@ -56,6 +59,7 @@ protocol RenderEventConsumer: AnyObject {
 
 extension RenderEventConsumer {
     var wantsPassTrees: Bool { false }
+    var honoursFallbackTiming: Bool { true }
 }
 
 /// A change to the visible tree, noted while a pass runs and reported after it.
@@ -86,6 +90,7 @@ extension _Resolver {
     /// The shell event; marks the shell as sent.
     func takeShell(withSubtree: Bool) -> RenderEvent {
         shellSent = true
+        if honoursFallbackTiming { shellSentAt = scope.clock.elapsed() }
         var pending: [BoundaryID] = []
         for index in records.suspenses.indices.dropFirst()
         where !records.suspenses[index].isResolved && records.isAlive(index) {
@@ -133,9 +138,11 @@ extension _Resolver {
                     events.append(.resolved(record.id, subtree))
                 } else if suspended.contains(index) {
                     events.append(.suspended(record.id, subtree))
-                } else {
+                } else if record.pendingCount > 0 {
                     events.append(.waiting(record.id, subtree))
                 }
+            // Otherwise nothing is pending, but fallback timing holds its resolution back:
+            // the `.resolved` event follows when the hold ends.
             case .errorBoundary(let index) where isAlive(errorBoundary: index):
                 events.append(caughtEvent(index, withSubtree: withSubtrees))
             default:

@@ -13,6 +13,7 @@ extension _Resolver {
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
         let resolver = _Resolver(cache: cache, options: options, canLeaveThread: isolation == nil)
+        resolver.honoursFallbackTiming = consumer.honoursFallbackTiming
         let runner = QueryRunner(cache: cache, mailbox: resolver.scope.mailbox)
         let timers = RenderTimers(clock: resolver.scope.clock, mailbox: resolver.scope.mailbox)
         if let deadline = options.deadline { timers.armDeadline(at: deadline) }
@@ -70,7 +71,12 @@ extension _Resolver {
                 consumer.consume(.progress(passTrees ? resolver.tree() : nil, settled: resolver.shellIsReady))
             }
             if !resolver.shellSent, resolver.shellIsReady, resolver.fatalError == nil {
-                consumer.consume(resolver.takeShell(withSubtree: subtrees || passTrees))
+                // A Suspense of the shell pending within its fallback delay holds the shell back.
+                if resolver.hasDelays, let until = resolver.resolutionHold(of: _Resolver.root) {
+                    timers.armRecheck(for: _Resolver.root, at: until)
+                } else {
+                    consumer.consume(resolver.takeShell(withSubtree: subtrees || passTrees))
+                }
             }
             for new in resolver.waits.takeDiscovered() {
                 if options.deliveryOrder == .discovery, queued.insert(new.id).inserted { order.append(new.id) }
@@ -78,12 +84,19 @@ extension _Resolver {
                 let joined = runner.start(new)
                 consumer.consume(.queryStarted(new.label, joined: joined))
             }
-            // Timeouts run while their Suspense shows its fallback.
-            if timers.hasTimeouts { timers.disarm { !resolver.isPending($0) } }
+            // Timeouts run while their Suspense shows its fallback; a hold ends when its Suspense
+            // resolved (the root's: when the shell was sent).
+            if timers.hasTimeouts || timers.hasRechecks {
+                timers.disarm { $0 == _Resolver.root ? resolver.shellSent : !resolver.isPending($0) }
+            }
             for suspense in resolver.takeTimed() where resolver.isPending(suspense) {
-                if let timeout = resolver.records.suspenses[suspense].timeout {
-                    timers.armTimeout(for: suspense, after: timeout)
+                let record = resolver.records.suspenses[suspense]
+                if let timeout = record.timing?.timeout {
+                    timers.armTimeout(for: suspense, at: record.pendingSince + timeout)
                 }
+            }
+            for (suspense, until) in resolver.takeHeld() {
+                timers.armRecheck(for: suspense, at: until)
             }
         }
 
@@ -99,8 +112,14 @@ extension _Resolver {
                     cancel(timedOut.stopped)
                     if let error = resolver.fatalError { throw error }
                     afterPass()
+                case .recheck(let suspense):
+                    timers.takeRecheck(suspense)
+                    resolver.recheck(suspense)
+                    if let error = resolver.fatalError { throw error }
+                    afterPass()
                 case .deadline:
                     let cutOff = try resolver.cutOff(at: options.deadline ?? .zero)
+                    afterPass()
                     consumer.consume(.deadlinePassed(cutOff))
                     options.onDeadline?(cutOff)
                     return false
@@ -114,9 +133,13 @@ extension _Resolver {
         var received: [(QueryID, Result<any Sendable, any Error>)] = []
         // A Suspense with a timeout keeps the render going while it shows its fallback, even
         // when no query is left running (a key pending for good), until its timeout fires.
-        loop: while resolver.waits.activeWaiters > 0 || timers.hasTimeouts {
+        // Held resolutions too: the render ends once fallback timing has let them resolve.
+        func isWaiting() -> Bool {
+            resolver.waits.activeWaiters > 0 || timers.hasTimeouts || timers.hasRechecks
+        }
+        loop: while isWaiting() {
             guard try handleTimers() else { break loop }
-            if resolver.waits.activeWaiters == 0 && !timers.hasTimeouts { break loop }
+            if !isWaiting() { break loop }
             var ready: [(QueryID, Result<any Sendable, any Error>)] = []
             switch options.deliveryOrder {
             case .completion:
@@ -172,5 +195,6 @@ extension _Resolver {
 /// The consumer of a whole render: it needs only the final tree, which `run` returns.
 final class WholeRender: RenderEventConsumer {
     var wantsSubtrees: Bool { false }
+    var honoursFallbackTiming: Bool { false }
     func consume(_ event: RenderEvent) {}
 }

@@ -3,7 +3,7 @@ extension _Resolver {
     @usableFromInline
     func resolveSuspense(
         typedValueType: (any Any.Type)?,
-        timeout: Duration? = nil,
+        timing: SuspenseTiming? = nil,
         content: @escaping (_Resolver, Any?) throws -> Void,
         fallback: @escaping (_Resolver) throws -> Void
     ) throws {
@@ -19,7 +19,7 @@ extension _Resolver {
                 fallbackNode: nodes.makeFragment(),
                 contentScope: records.makeScope(parent: context.scope),
                 typedValueType: typedValueType,
-                timeout: timeout,
+                timing: timing,
                 content: content,
                 fallback: fallback
             ))
@@ -27,7 +27,7 @@ extension _Resolver {
         if records.suspenses[index].pendingCount == 0 {
             records.suspenses[index].isResolved = true
         } else {
-            if timeout != nil { timed.append(index) }
+            if timing != nil { beganPending(index) }
             try evaluateFallback(of: index)
         }
     }

@@ -145,7 +145,18 @@ extension _Resolver {
                 guard !record.isResolved, record.pendingCount == 0, !record.isRoot, records.isAlive(index) else {
                     continue
                 }
+                if honoursFallbackTiming, record.timing?.minimumFallbackDuration != nil || hasDelays,
+                    let until = resolutionHold(of: index)
+                {
+                    held.append((index, until))
+                    continue
+                }
                 records.suspenses[index].isResolved = true
+                // A boundary around it may have waited for it to resolve within its delay.
+                if hasDelays, record.timing?.fallbackDelay != nil, let outer = record.outer, outer.suspense != Self.root
+                {
+                    touched.append(outer.suspense)
+                }
                 if record.fallbackScope >= 0 {
                     retire(records.kill(record.fallbackScope))
                     records.suspenses[index].fallbackScope = -1
@@ -159,7 +170,7 @@ extension _Resolver {
                     let outer = record.outer
                 else { continue }
                 noteChange(.suspended(index))
-                if record.timeout != nil { timed.append(index) }
+                if record.timing != nil { beganPending(index) }
                 do {
                     try evaluateFallback(of: index)
                 } catch {

@@ -1,5 +1,54 @@
 /// Time: a Suspense whose timeout passed, and the render's deadline.
 extension _Resolver {
+    /// A Suspense with a timeout or fallback timing began showing its fallback: notes when, and
+    /// its timeout for the render loop to arm.
+    func beganPending(_ index: SuspenseIndex) {
+        records.suspenses[index].pendingSince = scope.clock.elapsed()
+        guard let timing = records.suspenses[index].timing else { return }
+        if timing.timeout != nil { timed.append(index) }
+        if timing.fallbackDelay != nil { hasDelays = true }
+    }
+
+    /// Until when fallback timing holds back the resolution of the Suspense at `index` (for the
+    /// root: the shell); nil when it may resolve now. A boundary whose fallback was shown keeps
+    /// it for its minimum duration, counted from when it began showing it (not before the shell);
+    /// a boundary holds its own content back while a Suspense directly inside it is pending
+    /// within its fallback delay, so that content resolving sooner is never shown as a fallback.
+    func resolutionHold(of index: SuspenseIndex) -> Duration? {
+        guard honoursFallbackTiming else { return nil }
+        let now = scope.clock.elapsed()
+        var until: Duration?
+        let record = records.suspenses[index]
+        if !record.isRoot, let minimum = record.timing?.minimumFallbackDuration, let shellSentAt {
+            let end = max(record.pendingSince, shellSentAt) + minimum
+            if end > now { until = end }
+        }
+        if hasDelays {
+            for inner in records.suspenses.indices.dropFirst() {
+                let nested = records.suspenses[inner]
+                guard let delay = nested.timing?.fallbackDelay, nested.outer?.suspense == index,
+                    !nested.isResolved, records.isAlive(inner)
+                else { continue }
+                let end = nested.pendingSince + delay
+                if end > now { until = max(until ?? end, end) }
+            }
+        }
+        return until
+    }
+
+    /// Takes the holds noted since the last call.
+    func takeHeld() -> [(SuspenseIndex, Duration)] {
+        defer { held = [] }
+        return held
+    }
+
+    /// A hold may be over: the Suspense tries to resolve again.
+    func recheck(_ index: SuspenseIndex) {
+        guard index != Self.root else { return }
+        touched.append(index)
+        RenderScope.$current.withValue(scope) { settle() }
+    }
+
     /// Takes the Suspenses with a timeout that began showing their fallback since the last call.
     func takeTimed() -> [SuspenseIndex] {
         defer { timed = [] }
@@ -24,7 +73,7 @@ extension _Resolver {
     /// longer shows its fallback.
     func timeOut(_ suspense: SuspenseIndex) -> TimedOut? {
         let record = records.suspenses[suspense]
-        guard let outer = record.outer, let timeout = record.timeout, isPending(suspense) else { return nil }
+        guard let outer = record.outer, let timeout = record.timing?.timeout, isPending(suspense) else { return nil }
         let path = outer.path.appending("Suspense")
         let error = TimeoutError(
             path: path.names, duration: timeout, pendingQueries: records.pendingQueries(of: suspense))
@@ -42,6 +91,15 @@ extension _Resolver {
     /// fallback to show.
     func cutOff(at deadline: Duration) throws -> [TimeoutError] {
         deadlinePassed = true
+        // What fallback timing held back is shown now: the render ends here.
+        if honoursFallbackTiming {
+            honoursFallbackTiming = false
+            for index in records.suspenses.indices.dropFirst()
+            where records.suspenses[index].pendingCount == 0 && isPending(index) {
+                touched.append(index)
+            }
+            RenderScope.$current.withValue(scope) { settle() }
+        }
         let root = records.suspenses[Self.root]
         if root.pendingCount > 0 {
             let first = root.slots.first { records.slots[$0].isPending }

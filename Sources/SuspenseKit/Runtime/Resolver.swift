@@ -55,6 +55,16 @@ public final class _Resolver {
     var timed: [SuspenseIndex] = []
     /// Set when the render's deadline cut it short: queries it cancelled are not waited for.
     var deadlinePassed = false
+    /// Whether fallback delays and minimum durations hold resolutions back: only for consumers
+    /// that show intermediate states (streams, frames), never for a whole render.
+    var honoursFallbackTiming = false
+    /// Whether any Suspense of the render has a fallback delay.
+    var hasDelays = false
+    /// When the shell was sent, on the render's clock, when fallback timing is honoured.
+    var shellSentAt: Duration?
+    /// Suspenses whose resolution fallback timing held back in this pass (the root: the shell),
+    /// and until when: the render loop arms a recheck for each.
+    var held: [(SuspenseIndex, Duration)] = []
     /// Whether the shell was reported: changes are reported only after it.
     var shellSent = false
     var naming = TypeNaming()

@@ -1,5 +1,6 @@
-/// The timers of one render: a timeout per ``Suspense`` showing its fallback, and the render's
-/// deadline. Each is a task sleeping on the render's clock that posts to the render's mailbox
+/// The timers of one render: a timeout per ``Suspense`` showing its fallback, a recheck per
+/// Suspense whose resolution fallback timing holds back (the root's: the shell), and the
+/// render's deadline. Each is a task sleeping on the render's clock that posts to the render's mailbox
 /// when it fires; the render loop handles it like a query result, on the render's task.
 ///
 /// Owned by the render loop; its tasks capture only the clock and the mailbox. When the render
@@ -9,6 +10,8 @@ final class RenderTimers {
     enum Fired: Sendable {
         /// The timeout of the Suspense at this index, armed as `generation`.
         case timeout(SuspenseIndex, generation: Int)
+        /// The hold on this Suspense's resolution (the root: the shell) may be over.
+        case recheck(SuspenseIndex)
         case deadline
     }
 
@@ -17,6 +20,7 @@ final class RenderTimers {
     private var timeouts: [SuspenseIndex: (generation: Int, task: Task<Void, Never>)] = [:]
     private var nextGeneration = 0
     private var deadline: Task<Void, Never>?
+    private var rechecks: [SuspenseIndex: (at: Duration, task: Task<Void, Never>)] = [:]
 
     init(clock: RenderClock, mailbox: QueryMailbox) {
         self.clock = clock
@@ -26,17 +30,35 @@ final class RenderTimers {
     /// Whether a timeout is armed.
     var hasTimeouts: Bool { !timeouts.isEmpty }
 
+    /// Whether a resolution is held back for fallback timing.
+    var hasRechecks: Bool { !rechecks.isEmpty }
+
     /// Fires `.deadline` at `offset` from the render's start.
     func armDeadline(at offset: Duration) {
         deadline = start(at: offset, firing: .deadline)
     }
 
-    /// Fires the timeout of `suspense` `duration` from now, replacing one armed before.
-    func armTimeout(for suspense: SuspenseIndex, after duration: Duration) {
+    /// Fires the timeout of `suspense` at `offset` from the render's start, replacing one armed
+    /// before.
+    func armTimeout(for suspense: SuspenseIndex, at offset: Duration) {
         nextGeneration += 1
         timeouts[suspense]?.task.cancel()
-        let task = start(at: clock.elapsed() + duration, firing: .timeout(suspense, generation: nextGeneration))
+        let task = start(at: offset, firing: .timeout(suspense, generation: nextGeneration))
         timeouts[suspense] = (nextGeneration, task)
+    }
+
+    /// Fires `.recheck(suspense)` at `offset`, unless one is armed for that time already.
+    func armRecheck(for suspense: SuspenseIndex, at offset: Duration) {
+        if let armed = rechecks[suspense] {
+            if armed.at == offset { return }
+            armed.task.cancel()
+        }
+        rechecks[suspense] = (offset, start(at: offset, firing: .recheck(suspense)))
+    }
+
+    /// Takes a fired recheck out of the armed ones.
+    func takeRecheck(_ suspense: SuspenseIndex) {
+        rechecks[suspense] = nil
     }
 
     /// Takes a fired timeout out of the armed ones; false when it was replaced or disarmed since.
@@ -46,17 +68,22 @@ final class RenderTimers {
         return true
     }
 
-    /// Disarms the timeouts of the Suspenses for which `isOver` holds (resolved or discarded).
+    /// Disarms the timeouts and rechecks of the Suspenses for which `isOver` holds (resolved or
+    /// discarded; the root once the shell was sent).
     func disarm(where isOver: (SuspenseIndex) -> Bool) {
         for suspense in timeouts.keys where isOver(suspense) {
             timeouts.removeValue(forKey: suspense)?.task.cancel()
+        }
+        for suspense in rechecks.keys where isOver(suspense) {
+            rechecks.removeValue(forKey: suspense)?.task.cancel()
         }
     }
 
     /// Cancels every timer and waits until their tasks have ended.
     func stop(isolation: isolated (any Actor)? = #isolation) async {
-        var tasks = timeouts.values.map(\.task)
+        var tasks = timeouts.values.map(\.task) + rechecks.values.map(\.task)
         timeouts = [:]
+        rechecks = [:]
         if let deadline { tasks.append(deadline) }
         deadline = nil
         for task in tasks { task.cancel() }

@@ -39,14 +39,10 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
 }
 
 extension ErrorBoundary where Fallback == Text {
-    /// Creates a boundary whose fallback shows the error's description.
+    /// Creates a boundary whose fallback shows the error: a ``PresentableError``'s title, message
+    /// and recovery suggestion, or any other error's description.
     public init(@ComponentBuilder content: @escaping () throws -> Content) {
         self.makeContent = content
-        self.makeFallback = { error in Text(describeError(error)) }
+        self.makeFallback = { error in Text(describeError(error, suggestion: true)) }
     }
-}
-
-/// The text the default ``ErrorBoundary`` fallback and the `.tree` format show for an error.
-func describeError(_ error: any Error) -> String {
-    String(describing: error)
 }

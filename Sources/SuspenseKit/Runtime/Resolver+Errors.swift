@@ -1,25 +1,34 @@
 /// Error routing and naming: where an error thrown outside a pass goes, and how components and
 /// paths are named in errors and outputs.
 extension _Resolver {
-    /// Sends an error thrown outside the first pass to the nearest ErrorBoundary, and onwards
-    /// when that boundary's fallback throws; with none left, the render fails.
+    /// Sends an error thrown outside the first pass to the nearest ErrorBoundary that catches
+    /// it (a typed one lets other errors pass), and onwards when that boundary's fallback
+    /// throws; with none left, the render fails.
     func route(_ error: any Error, from boundary: ErrorBoundaryIndex, path: ComponentPath) {
-        var error: any Error = error is LocatedError ? error : LocatedError(path: path, underlying: error)
+        var error = located(error, at: path)
         var boundary = boundary
         while boundary >= 0 {
-            do {
-                try `catch`(error, at: boundary)
-                return
-            } catch let next {
-                error = next
-                boundary = records.errorBoundaries[boundary].outer.errorBoundary
+            let record = records.errorBoundaries[boundary]
+            if record.catches(underlying(of: error)) {
+                do {
+                    try `catch`(error, at: boundary)
+                    return
+                } catch let next {
+                    error = next
+                }
             }
+            boundary = record.outer.errorBoundary
         }
         fatalError = renderError(error)
     }
 
     func located(_ error: any Error, at path: ComponentPath) -> any Error {
         error is LocatedError ? error : LocatedError(path: path, underlying: error)
+    }
+
+    /// The error a component threw, without the path it travels with.
+    func underlying(of error: any Error) -> any Error {
+        (error as? LocatedError)?.underlying ?? error
     }
 
     func renderError(_ error: any Error) -> RenderError {

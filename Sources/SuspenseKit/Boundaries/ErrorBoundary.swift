@@ -21,12 +21,15 @@
 /// ```
 ///
 /// An error thrown by the fallback itself goes to the next boundary outside.
+/// ``onError(_:)`` reports each failure the boundary catches.
 public struct ErrorBoundary<Content: Component, Fallback: Component>: Component {
     public typealias Body = Never
     @usableFromInline let makeContent: () throws -> Content
     @usableFromInline let makeFallback: (any Error) throws -> Fallback
     /// Whether the boundary catches an error; nil for every error.
     @usableFromInline let catches: ((any Error) -> Bool)?
+    /// Called with each failure the boundary catches; see ``onError(_:)``.
+    @usableFromInline var errorHandler: ((CaughtError) -> Void)?
 
     /// Creates a boundary with a fallback built from the caught error.
     /// - Parameters:
@@ -68,9 +71,35 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
         let makeFallback = component.makeFallback
         try resolver.resolveErrorBoundary(
             catches: component.catches,
+            onError: component.errorHandler,
             content: { try $0.evaluate(makeContent, newLevel: false) },
             fallback: { resolver, error in try resolver.evaluate({ try makeFallback(error) }, newLevel: false) }
         )
+    }
+
+    /// Calls `handler` with each failure this boundary catches: the error, the path of the
+    /// component that threw it and the boundary's id. Calling it again adds a handler.
+    ///
+    /// ```swift
+    /// ErrorBoundary { try UserCard(id: 1) }
+    ///     .onError { failure in logger.error("\(failure)") }
+    /// ```
+    ///
+    /// Each failure is reported once, by the boundary that caught it, before its fallback is
+    /// evaluated: an error that a typed boundary lets through is reported by the boundary that
+    /// catches it, and an error thrown by the fallback is a failure of its own, reported there.
+    /// The handler runs synchronously on the render's task, like the components themselves.
+    public func onError(_ handler: @escaping (CaughtError) -> Void) -> Self {
+        var boundary = self
+        if let previous = errorHandler {
+            boundary.errorHandler = { failure in
+                previous(failure)
+                handler(failure)
+            }
+        } else {
+            boundary.errorHandler = handler
+        }
+        return boundary
     }
 }
 

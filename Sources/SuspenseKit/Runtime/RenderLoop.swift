@@ -22,6 +22,8 @@ extension _Resolver {
             await runner.finish()
             return tree
         } catch {
+            // The one place a render fails: an error no boundary caught is reported here, once.
+            if let error = error as? RenderError { options.onUncaughtError?(error) }
             await runner.finish()
             throw error
         }

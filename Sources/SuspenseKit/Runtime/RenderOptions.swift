@@ -26,14 +26,45 @@ public struct RenderOptions: Sendable {
     /// nearly used up (a few thousand levels on an 8 MiB stack in a debug build).
     public var maxDepth: Int
 
+    // MARK: Error hooks
+    // Render-wide reports, each failure exactly once: caught errors, uncaught errors, and (the
+    // third hook, to be added here with the render deadline) deadline cut-offs.
+
+    /// Called with each failure an ``ErrorBoundary`` catches anywhere in the render, after the
+    /// boundary's own ``ErrorBoundary/onError(_:)`` handlers: once per failure, by the boundary
+    /// that caught it (an error thrown by a fallback and caught further out is a second failure).
+    /// Boundaries a render deadline cuts off are no caught failure: the deadline's own hook,
+    /// beside this one and ``onUncaughtError``, reports them.
+    ///
+    /// Runs synchronously on the render's task, on the caller's actor when the render is isolated
+    /// to one; a render with no actor may call it from the thread that continues a deep subtree
+    /// on a larger stack while the render's task waits.
+    public var onCaughtError: (@Sendable (CaughtError) -> Void)?
+    /// Called once with the ``RenderError`` of an error no ``ErrorBoundary`` caught, just before
+    /// the render throws it (or, for a stream or live frames, ends by throwing it).
+    ///
+    /// Runs on the render's task, on the caller's actor when the render is isolated to one.
+    public var onUncaughtError: (@Sendable (RenderError) -> Void)?
+
     /// Creates options.
     /// - Parameters:
     ///   - maxResuspensions: The bound on re-suspensions of one component (default 32).
     ///   - deliveryOrder: The order in which query results are applied (default `.completion`).
     ///   - maxDepth: How deep the tree may nest (default 100,000).
-    public init(maxResuspensions: Int = 32, deliveryOrder: DeliveryOrder = .completion, maxDepth: Int = 100_000) {
+    ///   - onCaughtError: Called with each failure a boundary catches (default none).
+    ///   - onUncaughtError: Called with the error no boundary caught, before the render throws it
+    ///     (default none).
+    public init(
+        maxResuspensions: Int = 32,
+        deliveryOrder: DeliveryOrder = .completion,
+        maxDepth: Int = 100_000,
+        onCaughtError: (@Sendable (CaughtError) -> Void)? = nil,
+        onUncaughtError: (@Sendable (RenderError) -> Void)? = nil
+    ) {
         self.maxResuspensions = maxResuspensions
         self.deliveryOrder = deliveryOrder
         self.maxDepth = maxDepth
+        self.onCaughtError = onCaughtError
+        self.onUncaughtError = onUncaughtError
     }
 }

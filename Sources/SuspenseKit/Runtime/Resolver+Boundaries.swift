@@ -79,6 +79,7 @@ extension _Resolver {
     @usableFromInline
     func resolveErrorBoundary(
         catches: ((any Error) -> Bool)?,
+        onError: ((CaughtError) -> Void)?,
         content: (_Resolver) throws -> Void,
         fallback: @escaping (_Resolver, any Error) throws -> Void
     ) throws {
@@ -97,7 +98,8 @@ extension _Resolver {
                 fallbackNode: nodes.makeFragment(),
                 contentScope: contentScope,
                 fallback: fallback,
-                filter: catches
+                filter: catches,
+                onError: onError
             ))
         let saved = context
         context.parent = contentNode
@@ -119,8 +121,9 @@ extension _Resolver {
         }
     }
 
-    /// Shows an ErrorBoundary's fallback for `error`, which it catches, discarding its content.
-    /// An error from the fallback is thrown, to go to the next boundary outside.
+    /// Shows an ErrorBoundary's fallback for `error`, which it catches, discarding its content,
+    /// and reports the failure (`reportCaught`). An error from the fallback is thrown, to go to
+    /// the next boundary outside.
     func `catch`(_ error: any Error, at index: ErrorBoundaryIndex) throws {
         let underlying = underlying(of: error)
         assert(records.errorBoundaries[index].catches(underlying), "a boundary caught an error it does not catch")
@@ -129,6 +132,7 @@ extension _Resolver {
         retire(records.kill(record.contentScope))
         nodes.removeChildren(of: record.contentNode)
         noteChange(.caught(index))
+        reportCaught(error, at: index)
         let saved = context
         context = record.outer
         context.parent = record.fallbackNode

@@ -31,6 +31,28 @@ extension _Resolver {
         (error as? LocatedError)?.underlying ?? error
     }
 
+    // MARK: Reporting failures
+
+    /// Reports a failure that boundary `index` caught to the boundary's `onError` handlers, then
+    /// to ``RenderOptions/onCaughtError``: every caught error passes through `catch`, which calls
+    /// this, so each is reported once, by the boundary that caught it. Errors no boundary catches
+    /// are reported where the render throws (`run`); deadline cut-offs are the third kind, to be
+    /// reported from the render loop beside these.
+    ///
+    /// A boundary evaluated again (inside a typed Suspense's content, given its value) that
+    /// catches the same error at the same place does not report it again.
+    func reportCaught(_ error: any Error, at index: ErrorBoundaryIndex) {
+        let record = records.errorBoundaries[index]
+        guard record.onError != nil || options.onCaughtError != nil else { return }
+        let underlying = underlying(of: error)
+        let path = (error as? LocatedError)?.path.names ?? record.outer.path.appending("ErrorBoundary").names
+        let failure = CaughtError(error: underlying, path: path, boundary: record.id)
+        let key = ReportedFailure(boundary: record.id, path: path, error: String(describing: underlying))
+        guard reportedFailures.insert(key).inserted else { return }
+        record.onError?(failure)
+        options.onCaughtError?(failure)
+    }
+
     func renderError(_ error: any Error) -> RenderError {
         if let error = error as? RenderError { return error }
         if let located = error as? LocatedError {
@@ -44,6 +66,13 @@ extension _Resolver {
     func name(of type: any Any.Type) -> String {
         naming.name(of: type).name
     }
+}
+
+/// A failure reported already: who caught what where.
+struct ReportedFailure: Hashable {
+    let boundary: BoundaryID
+    let path: [String]
+    let error: String
 }
 
 /// Names of component types, each computed once per render.

@@ -9,11 +9,27 @@
 /// }
 /// ```
 ///
+/// A typed boundary catches only errors of one type; any other error goes on to the next
+/// boundary outside, as if the typed one were not there:
+///
+/// ```swift
+/// ErrorBoundary(catching: NetworkError.self) {
+///     try UserCard(id: 1)
+/// } fallback: { (error: NetworkError) in
+///     Text("Offline (\(error.code))")
+/// }
+/// ```
+///
 /// An error thrown by the fallback itself goes to the next boundary outside.
+/// ``onError(_:)`` reports each failure the boundary catches.
 public struct ErrorBoundary<Content: Component, Fallback: Component>: Component {
     public typealias Body = Never
     @usableFromInline let makeContent: () throws -> Content
     @usableFromInline let makeFallback: (any Error) throws -> Fallback
+    /// Whether the boundary catches an error; nil for every error.
+    @usableFromInline let catches: ((any Error) -> Bool)?
+    /// Called with each failure the boundary catches; see ``onError(_:)``.
+    @usableFromInline var errorHandler: ((CaughtError) -> Void)?
 
     /// Creates a boundary with a fallback built from the caught error.
     /// - Parameters:
@@ -25,6 +41,28 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
     ) {
         self.makeContent = content
         self.makeFallback = fallback
+        self.catches = nil
+    }
+
+    /// Creates a boundary that catches only errors of type `Failure`; any other error goes to the
+    /// next boundary outside.
+    /// - Parameters:
+    ///   - type: The type of the errors this boundary catches.
+    ///   - content: The components whose errors of that type this boundary catches.
+    ///   - fallback: Builds what is shown instead, from the error as a `Failure`.
+    public init<Failure: Error>(
+        catching type: Failure.Type,
+        @ComponentBuilder content: @escaping () throws -> Content,
+        @ComponentBuilder fallback: @escaping (Failure) throws -> Fallback
+    ) {
+        self.makeContent = content
+        // The resolver calls the fallback only with an error `catches` accepted; were it given
+        // another, rethrowing it would send it on outward, where it belongs.
+        self.makeFallback = { error in
+            guard let failure = error as? Failure else { throw error }
+            return try fallback(failure)
+        }
+        self.catches = { $0 is Failure }
     }
 
     @inlinable
@@ -32,21 +70,59 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
         let makeContent = component.makeContent
         let makeFallback = component.makeFallback
         try resolver.resolveErrorBoundary(
+            catches: component.catches,
+            onError: component.errorHandler,
             content: { try $0.evaluate(makeContent, newLevel: false) },
             fallback: { resolver, error in try resolver.evaluate({ try makeFallback(error) }, newLevel: false) }
         )
     }
-}
 
-extension ErrorBoundary where Fallback == Text {
-    /// Creates a boundary whose fallback shows the error's description.
-    public init(@ComponentBuilder content: @escaping () throws -> Content) {
-        self.makeContent = content
-        self.makeFallback = { error in Text(describeError(error)) }
+    /// Calls `handler` with each failure this boundary catches: the error, the path of the
+    /// component that threw it and the boundary's id. Calling it again adds a handler.
+    ///
+    /// ```swift
+    /// ErrorBoundary { try UserCard(id: 1) }
+    ///     .onError { failure in logger.error("\(failure)") }
+    /// ```
+    ///
+    /// Each failure is reported once, by the boundary that caught it, before its fallback is
+    /// evaluated: an error that a typed boundary lets through is reported by the boundary that
+    /// catches it, and an error thrown by the fallback is a failure of its own, reported there.
+    /// The handler runs synchronously on the render's task, like the components themselves.
+    public func onError(_ handler: @escaping (CaughtError) -> Void) -> Self {
+        var boundary = self
+        if let previous = errorHandler {
+            boundary.errorHandler = { failure in
+                previous(failure)
+                handler(failure)
+            }
+        } else {
+            boundary.errorHandler = handler
+        }
+        return boundary
     }
 }
 
-/// The text the default ``ErrorBoundary`` fallback and the `.tree` format show for an error.
-func describeError(_ error: any Error) -> String {
-    String(describing: error)
+extension ErrorBoundary where Fallback == Text {
+    /// Creates a boundary whose fallback shows the error: a ``PresentableError``'s title, message
+    /// and recovery suggestion, or any other error's description.
+    public init(@ComponentBuilder content: @escaping () throws -> Content) {
+        self.makeContent = content
+        self.makeFallback = { error in Text(describeError(error, suggestion: true)) }
+        self.catches = nil
+    }
+
+    /// Creates a boundary that catches only errors of type `Failure` and shows them as the
+    /// default fallback does; any other error goes to the next boundary outside.
+    /// - Parameters:
+    ///   - type: The type of the errors this boundary catches.
+    ///   - content: The components whose errors of that type this boundary catches.
+    public init<Failure: Error>(
+        catching type: Failure.Type,
+        @ComponentBuilder content: @escaping () throws -> Content
+    ) {
+        self.makeContent = content
+        self.makeFallback = { error in Text(describeError(error, suggestion: true)) }
+        self.catches = { $0 is Failure }
+    }
 }

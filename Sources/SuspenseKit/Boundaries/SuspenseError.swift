@@ -6,10 +6,11 @@ public struct RenderError: Error, CustomStringConvertible {
     /// The error the component threw.
     public let underlying: any Error
 
+    /// `uncaught error in <path>: <error>`; a ``PresentableError`` shows its title, message and
+    /// recovery suggestion, any other error its own description.
     public var description: String {
-        path.isEmpty
-            ? "uncaught error: \(underlying)"
-            : "uncaught error in \(Self.shortened(path)): \(underlying)"
+        let error = describeError(underlying, suggestion: true)
+        return path.isEmpty ? "uncaught error: \(error)" : "uncaught error in \(Self.shortened(path)): \(error)"
     }
 
     /// The path joined with ` > `; past 20 components, the first and last ten with a count of

@@ -145,7 +145,7 @@ struct RenderTree {
                 let state: ErrorBoundaryState
                 let shown: NodeArena.ID
                 if let error = boundary.caught {
-                    state = .caught(describeError(error))
+                    state = .caught(describeError(error, suggestion: false))
                     shown = boundary.fallbackNode
                 } else {
                     state = .clean

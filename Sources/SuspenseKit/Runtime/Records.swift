@@ -103,6 +103,16 @@ struct ErrorBoundaryRecord {
     let contentScope: ScopeIndex
     var caught: (any Error)?
     let fallback: (_Resolver, any Error) throws -> Void
+    /// Which errors it catches (for a typed boundary); nil for every error.
+    let filter: ((any Error) -> Bool)?
+    /// The boundary's `onError` handlers.
+    let onError: ((CaughtError) -> Void)?
+
+    /// Whether it catches `error` (the underlying error, not located): never a ``Promise``,
+    /// which suspends and is no error to any boundary.
+    func catches(_ error: any Error) -> Bool {
+        !(error is any AnyPromise) && (filter?(error) ?? true)
+    }
 }
 
 /// Every record of one render.

@@ -27,6 +27,8 @@ extension _Resolver {
             await runner.finish(waitingForCancelled: !resolver.deadlinePassed)
             return tree
         } catch {
+            // The one place a render fails: an error no boundary caught is reported here, once.
+            if let error = error as? RenderError { options.onUncaughtError?(error) }
             await timers.stop()
             await runner.finish(waitingForCancelled: !resolver.deadlinePassed)
             throw error

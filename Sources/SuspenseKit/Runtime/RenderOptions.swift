@@ -36,6 +36,26 @@ public struct RenderOptions: Sendable {
     /// `Suspense` has no fallback to show: the render then throws a ``RenderError`` with a
     /// ``TimeoutError``. `nil` (the default) waits as long as the queries take.
     public var deadline: Duration?
+
+    // MARK: Error hooks
+    // Render-wide reports, each failure exactly once: caught errors, uncaught errors, and
+    // deadline cut-offs.
+
+    /// Called with each failure an ``ErrorBoundary`` catches anywhere in the render, after the
+    /// boundary's own ``ErrorBoundary/onError(_:)`` handlers: once per failure, by the boundary
+    /// that caught it (an error thrown by a fallback and caught further out is a second failure).
+    /// Boundaries a render deadline cuts off are no caught failure: the deadline's own hook,
+    /// beside this one and ``onUncaughtError``, reports them.
+    ///
+    /// Runs synchronously on the render's task, on the caller's actor when the render is isolated
+    /// to one; a render with no actor may call it from the thread that continues a deep subtree
+    /// on a larger stack while the render's task waits.
+    public var onCaughtError: (@Sendable (CaughtError) -> Void)?
+    /// Called once with the ``RenderError`` of an error no ``ErrorBoundary`` caught, just before
+    /// the render throws it (or, for a stream or live frames, ends by throwing it).
+    ///
+    /// Runs on the render's task, on the caller's actor when the render is isolated to one.
+    public var onUncaughtError: (@Sendable (RenderError) -> Void)?
     /// Called once when the deadline cut the render short, with one ``TimeoutError`` per
     /// ``Suspense`` left showing its fallback (its path, the deadline, the queries it waited
     /// on), in document order. Called on the render's task, before the render returns.
@@ -48,13 +68,18 @@ public struct RenderOptions: Sendable {
     ///   - maxDepth: How deep the tree may nest (default 100,000).
     ///   - clock: The clock of every wait (default `ContinuousClock()`).
     ///   - deadline: How long the render may wait for queries (default: no limit).
-    ///   - onDeadline: Told what the deadline cut off.
+    ///   - onCaughtError: Called with each failure a boundary catches (default none).
+    ///   - onUncaughtError: Called with the error no boundary caught, before the render throws it
+    ///     (default none).
+    ///   - onDeadline: Told what the deadline cut off (default none).
     public init(
         maxResuspensions: Int = 32,
         deliveryOrder: DeliveryOrder = .completion,
         maxDepth: Int = 100_000,
         clock: any Clock<Duration> = ContinuousClock(),
         deadline: Duration? = nil,
+        onCaughtError: (@Sendable (CaughtError) -> Void)? = nil,
+        onUncaughtError: (@Sendable (RenderError) -> Void)? = nil,
         onDeadline: (@Sendable ([TimeoutError]) -> Void)? = nil
     ) {
         self.maxResuspensions = maxResuspensions
@@ -62,6 +87,8 @@ public struct RenderOptions: Sendable {
         self.maxDepth = maxDepth
         self.clock = clock
         self.deadline = deadline
+        self.onCaughtError = onCaughtError
+        self.onUncaughtError = onUncaughtError
         self.onDeadline = onDeadline
     }
 }

@@ -76,8 +76,13 @@ extension _Resolver {
         try fallback(self)
     }
 
+    /// Resolves an ErrorBoundary: its content, or, when the content throws an error the boundary
+    /// catches, its fallback. `catches` (nil: every error) decides for a typed boundary; an error
+    /// it does not catch goes on up the Swift stack to the next boundary outside.
     @usableFromInline
     func resolveErrorBoundary(
+        catches: ((any Error) -> Bool)?,
+        onError: ((CaughtError) -> Void)?,
         content: (_Resolver) throws -> Void,
         fallback: @escaping (_Resolver, any Error) throws -> Void
     ) throws {
@@ -95,7 +100,9 @@ extension _Resolver {
                 contentNode: contentNode,
                 fallbackNode: nodes.makeFragment(),
                 contentScope: contentScope,
-                fallback: fallback
+                fallback: fallback,
+                filter: catches,
+                onError: onError
             ))
         let saved = context
         context.parent = contentNode
@@ -112,19 +119,23 @@ extension _Resolver {
         } catch {
             positions.pop()
             context = saved
+            guard records.errorBoundaries[index].catches(underlying(of: error)) else { throw error }
             try `catch`(error, at: index)
         }
     }
 
-    /// Shows an ErrorBoundary's fallback for `error`, discarding its content. An error from the
-    /// fallback is thrown, to go to the next boundary outside.
+    /// Shows an ErrorBoundary's fallback for `error`, which it catches, discarding its content,
+    /// and reports the failure (`reportCaught`). An error from the fallback is thrown, to go to
+    /// the next boundary outside.
     func `catch`(_ error: any Error, at index: ErrorBoundaryIndex) throws {
-        let underlying = (error as? LocatedError)?.underlying ?? error
+        let underlying = underlying(of: error)
+        assert(records.errorBoundaries[index].catches(underlying), "a boundary caught an error it does not catch")
         records.errorBoundaries[index].caught = underlying
         let record = records.errorBoundaries[index]
         retire(records.kill(record.contentScope))
         nodes.removeChildren(of: record.contentNode)
         noteChange(.caught(index))
+        reportCaught(error, at: index)
         let saved = context
         context = record.outer
         context.parent = record.fallbackNode

@@ -1,25 +1,56 @@
 /// Error routing and naming: where an error thrown outside a pass goes, and how components and
 /// paths are named in errors and outputs.
 extension _Resolver {
-    /// Sends an error thrown outside the first pass to the nearest ErrorBoundary, and onwards
-    /// when that boundary's fallback throws; with none left, the render fails.
+    /// Sends an error thrown outside the first pass to the nearest ErrorBoundary that catches
+    /// it (a typed one lets other errors pass), and onwards when that boundary's fallback
+    /// throws; with none left, the render fails.
     func route(_ error: any Error, from boundary: ErrorBoundaryIndex, path: ComponentPath) {
-        var error: any Error = error is LocatedError ? error : LocatedError(path: path, underlying: error)
+        var error = located(error, at: path)
         var boundary = boundary
         while boundary >= 0 {
-            do {
-                try `catch`(error, at: boundary)
-                return
-            } catch let next {
-                error = next
-                boundary = records.errorBoundaries[boundary].outer.errorBoundary
+            let record = records.errorBoundaries[boundary]
+            if record.catches(underlying(of: error)) {
+                do {
+                    try `catch`(error, at: boundary)
+                    return
+                } catch let next {
+                    error = next
+                }
             }
+            boundary = record.outer.errorBoundary
         }
         fatalError = renderError(error)
     }
 
     func located(_ error: any Error, at path: ComponentPath) -> any Error {
         error is LocatedError ? error : LocatedError(path: path, underlying: error)
+    }
+
+    /// The error a component threw, without the path it travels with.
+    func underlying(of error: any Error) -> any Error {
+        (error as? LocatedError)?.underlying ?? error
+    }
+
+    // MARK: Reporting failures
+
+    /// Reports a failure that boundary `index` caught to the boundary's `onError` handlers, then
+    /// to ``RenderOptions/onCaughtError``: every caught error passes through `catch`, which calls
+    /// this, so each is reported once, by the boundary that caught it. Errors no boundary catches
+    /// are reported where the render throws (`run`); deadline cut-offs are the third kind, to be
+    /// reported from the render loop beside these.
+    ///
+    /// A boundary evaluated again (inside a typed Suspense's content, given its value) that
+    /// catches the same error at the same place does not report it again.
+    func reportCaught(_ error: any Error, at index: ErrorBoundaryIndex) {
+        let record = records.errorBoundaries[index]
+        guard record.onError != nil || options.onCaughtError != nil else { return }
+        let underlying = underlying(of: error)
+        let path = (error as? LocatedError)?.path.names ?? record.outer.path.appending("ErrorBoundary").names
+        let failure = CaughtError(error: underlying, path: path, boundary: record.id)
+        let key = ReportedFailure(boundary: record.id, path: path, error: String(describing: underlying))
+        guard reportedFailures.insert(key).inserted else { return }
+        record.onError?(failure)
+        options.onCaughtError?(failure)
     }
 
     func renderError(_ error: any Error) -> RenderError {
@@ -35,6 +66,13 @@ extension _Resolver {
     func name(of type: any Any.Type) -> String {
         naming.name(of: type).name
     }
+}
+
+/// A failure reported already: who caught what where.
+struct ReportedFailure: Hashable {
+    let boundary: BoundaryID
+    let path: [String]
+    let error: String
 }
 
 /// Names of component types, each computed once per render.

@@ -72,6 +72,8 @@ public final class _Resolver {
     private var lastCheckedTag: String?
     /// Set when an error reached the root; the render stops and throws it.
     var fatalError: RenderError?
+    /// The caught failures reported to `onError` handlers so far; see `reportCaught`.
+    var reportedFailures: Set<ReportedFailure> = []
 
     static let root: SuspenseIndex = 0
 

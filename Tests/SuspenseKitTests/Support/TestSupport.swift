@@ -104,13 +104,22 @@ struct Loaded: Component {
     var body: some Component { Text(value) }
 }
 
-/// A component whose query fails with `TestFailure(message)`.
+/// A component whose query fails with `TestFailure(message)`, or with `error`.
 struct Failing: Component {
     init(_ key: String, message: String) throws {
+        try self.init(key, throwing: TestFailure(message))
+    }
+    init(_ key: String, throwing error: any Error) throws {
         let _: String = try resolveValue(key: key) {
             await Task.yield()
-            throw TestFailure(message)
+            throw error
         }
     }
+    var body: some Component { Text("never shown") }
+}
+
+/// A component whose initializer throws `error`.
+struct Throwing: Component {
+    init(_ error: any Error) throws { throw error }
     var body: some Component { Text("never shown") }
 }

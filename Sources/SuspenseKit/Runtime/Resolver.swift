@@ -69,7 +69,7 @@ public final class _Resolver {
         let rootScope = records.makeScope(parent: nil)
         context = EvaluationContext(
             parent: rootNode, scope: rootScope, suspense: Self.root, errorBoundary: -1, region: .root,
-            path: ComponentPath(), depth: 0)
+            path: ComponentPath(), depth: 0, environment: 0)
         records.suspenses.append(
             SuspenseRecord(
                 id: BoundaryID(nil), outer: nil, node: rootNode, contentNode: rootNode,
@@ -198,6 +198,8 @@ public final class _Resolver {
 
     @usableFromInline
     func leave(restoring saved: EvaluationContext) {
+        // Not `replaceContext`: every `.environment` inside restored its own on the way out.
+        assert(context.environment == saved.environment, "an environment was not restored")
         context = saved
     }
 

@@ -38,7 +38,57 @@ private struct Page: Component {
     }
 }
 
+// The README's environment example, as written there.
+private struct LocaleKey: EnvironmentKey {
+    static let defaultValue = "en"
+}
+
+extension EnvironmentValues {
+    fileprivate var locale: String {
+        get { self[LocaleKey.self] }
+        set { self[LocaleKey.self] = newValue }
+    }
+}
+
+extension API {
+    fileprivate static func name(_ id: Int, locale: String) async throws -> String {
+        await Task.yield()
+        return id == 1 ? "Ann" : "Bob"
+    }
+}
+
+private struct Greeting: Component {
+    @Environment(\.locale) var locale
+    let name: String
+
+    init(id: Int) throws {
+        @Environment(\.locale) var locale  // readable in an initializer, and by a query
+        name = try resolveValue(key: "name/\(id)/\(locale)") { [locale] in
+            try await API.name(id, locale: locale)
+        }
+    }
+
+    var body: some Component {
+        Element("p") { Text(locale == "fr" ? "Bonjour \(name)" : "Hello \(name)") }
+    }
+}
+
+private struct Greetings: Component {
+    var body: some Component {
+        Suspense {
+            try Greeting(id: 1)  // "Hello Ann": the default
+            try Group { try Greeting(id: 2) }.environment(\.locale, "fr")  // "Bonjour Bob"
+        }
+    }
+}
+
 @Suite struct ReadmeTests {
+    @Test func theEnvironmentExampleGreetsInEachPlacesLocale() async throws {
+        let cache = QueryCache()
+        #expect(try await render(Greetings(), as: .plain, cache: cache) == "Hello Ann\nBonjour Bob")
+        #expect(cache.value(for: "name/2/fr", as: String.self) == "Bob")
+    }
+
     @Test func theHeroExamplePrintsWhatTheReadmeShows() async throws {
         #expect(
             try await render(Page(), as: .tree) == """

@@ -9,12 +9,17 @@
 // path, so the fallback frame is still rendered first.
 
 /// What the components of one render read queries through: the render's cache, and the mailbox
-/// its results reach. Bound as a task-local while the render evaluates components.
+/// its results reach; and the environment of the place being evaluated. Bound as a task-local
+/// while the render evaluates components.
 struct RenderScope: Sendable {
     let cache: QueryCache
     let mailbox: QueryMailbox
     /// The render's clock, for retry backoff.
     let clock: RenderClock
+    /// Published by the resolver (Resolver+Environment). Written and read by the thread evaluating
+    /// the render; locked so that a task a component starts, which inherits this task-local,
+    /// reads it safely.
+    let environment = Locked(EnvironmentValues())
 
     @TaskLocal static var current: RenderScope?
 }

@@ -29,6 +29,8 @@ struct EvaluationContext {
     var path: ComponentPath
     /// How many components, elements and boundaries enclose this place.
     @usableFromInline var depth: Int
+    /// The environment values of this place, in `Records.environments`.
+    var environment: EnvironmentIndex
 }
 
 /// A region of the tree that can be discarded as a whole: the content of a boundary that caught
@@ -121,6 +123,14 @@ struct Records {
     var suspenses: [SuspenseRecord] = []
     var errorBoundaries: [ErrorBoundaryRecord] = []
     var scopes: [ScopeRecord] = []
+    /// Every environment an `.environment` made, by index; 0 holds the default values.
+    var environments = [EnvironmentValues()]
+
+    /// How many records captured an evaluation context (and so its environment): slots, and
+    /// boundaries, which keep the context they stand in.
+    var contextCaptures: Int {
+        slots.count + suspenses.count + errorBoundaries.count
+    }
 
     mutating func makeScope(parent: ScopeIndex?) -> ScopeIndex {
         let index = scopes.count

@@ -37,19 +37,22 @@ extension _Resolver {
         let record = records.suspenses[index]
         guard let outer = record.outer, let content = record.content else { return }
         let saved = context
-        context = EvaluationContext(
-            parent: record.contentNode,
-            scope: record.contentScope,
-            suspense: index,
-            errorBoundary: outer.errorBoundary,
-            region: .suspense(index),
-            path: outer.path.appending("Suspense"),
-            depth: outer.depth + 1
-        )
+        // In the Suspense's place, also when a typed one's value arrives outside any pass.
+        replaceContext(
+            with: EvaluationContext(
+                parent: record.contentNode,
+                scope: record.contentScope,
+                suspense: index,
+                errorBoundary: outer.errorBoundary,
+                region: .suspense(index),
+                path: outer.path.appending("Suspense"),
+                depth: outer.depth + 1,
+                environment: outer.environment
+            ))
         positions.enterRegion(record.id.link, claimed: true)
         defer {
             positions.pop()
-            context = saved
+            replaceContext(with: saved)
         }
         try content(self, value)
     }
@@ -61,17 +64,18 @@ extension _Resolver {
         guard let outer = record.outer, let fallback = record.fallback else { return }
         let scope = records.makeScope(parent: outer.scope)
         records.suspenses[index].fallbackScope = scope
+        var place = outer
+        place.parent = record.fallbackNode
+        place.scope = scope
+        place.region = .suspense(index)
+        place.path.append("Suspense")
+        place.depth += 1
         let saved = context
-        context = outer
-        context.parent = record.fallbackNode
-        context.scope = scope
-        context.region = .suspense(index)
-        context.path.append("Suspense")
-        context.depth += 1
+        replaceContext(with: place)
         positions.enterRegion(PositionLink(index: PositionLink.fallbackIndex, parent: record.id.link), claimed: true)
         defer {
             positions.pop()
-            context = saved
+            replaceContext(with: saved)
         }
         try fallback(self)
     }
@@ -136,17 +140,19 @@ extension _Resolver {
         nodes.removeChildren(of: record.contentNode)
         noteChange(.caught(index))
         reportCaught(error, at: index)
+        var place = record.outer
+        place.parent = record.fallbackNode
+        place.scope = records.makeScope(parent: record.outer.scope)
+        place.region = .errorBoundary(index)
+        place.path.append("ErrorBoundary")
+        place.depth += 1
         let saved = context
-        context = record.outer
-        context.parent = record.fallbackNode
-        context.scope = records.makeScope(parent: record.outer.scope)
-        context.region = .errorBoundary(index)
-        context.path.append("ErrorBoundary")
-        context.depth += 1
+        // The boundary's place: when a slot's error is routed here, the slot's is current.
+        replaceContext(with: place)
         positions.enterRegion(PositionLink(index: PositionLink.fallbackIndex, parent: record.id.link), claimed: true)
         defer {
             positions.pop()
-            context = saved
+            replaceContext(with: saved)
         }
         do {
             try record.fallback(self, underlying)

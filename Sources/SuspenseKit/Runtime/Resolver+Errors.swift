@@ -94,6 +94,9 @@ struct TypeNaming {
         let named: Named
         if let known = names[id] {
             named = known
+        } else if let modifier = type as? any ContentModifier.Type {
+            named = name(of: modifier.contentType)
+            names[id] = named
         } else {
             var described = String(describing: type)
             if let angle = described.firstIndex(of: "<") {
@@ -105,6 +108,16 @@ struct TypeNaming {
         last = (id, named)
         return named
     }
+}
+
+/// A component that stands for the content it modifies, such as `.environment`'s: named as
+/// its content, so that it never appears in a path.
+protocol ContentModifier {
+    static var contentType: any Any.Type { get }
+}
+
+extension _EnvironmentWriter: ContentModifier {
+    static var contentType: any Any.Type { Content.self }
 }
 
 /// The types a ``ComponentBuilder`` makes of a closure's content: never named in a path.

@@ -218,11 +218,11 @@ extension _Resolver {
         let record = records.slots[slot]
         guard let thunk = record.thunk else { return }
         let saved = context
-        context = record.context
+        replaceContext(with: record.context)
         positions.enterRegion(record.position, claimed: record.positionClaimed)
         defer {
             positions.pop()
-            context = saved
+            replaceContext(with: saved)
         }
         do {
             try thunk(self)

@@ -86,7 +86,7 @@ public final class _Resolver {
         let rootScope = records.makeScope(parent: nil)
         context = EvaluationContext(
             parent: rootNode, scope: rootScope, suspense: Self.root, errorBoundary: -1, region: .root,
-            path: ComponentPath(), depth: 0)
+            path: ComponentPath(), depth: 0, environment: 0)
         records.suspenses.append(
             SuspenseRecord(
                 id: BoundaryID(nil), outer: nil, node: rootNode, contentNode: rootNode,
@@ -215,6 +215,8 @@ public final class _Resolver {
 
     @usableFromInline
     func leave(restoring saved: EvaluationContext) {
+        // Not `replaceContext`: every `.environment` inside restored its own on the way out.
+        assert(context.environment == saved.environment, "an environment was not restored")
         context = saved
     }
 

@@ -125,6 +125,55 @@ private struct Page: Component {
     }
 }
 
+/// An environment value that holds a `Tracked`.
+private struct TrackedKey: EnvironmentKey {
+    static let defaultValue: Tracked? = nil
+}
+
+extension EnvironmentValues {
+    fileprivate var tracked: Tracked? {
+        get { self[TrackedKey.self] }
+        set { self[TrackedKey.self] = newValue }
+    }
+}
+
+/// Reads the environment's `Tracked` and captures it in its query closure; suspends on `key`.
+private struct EnvironmentHolder: Component {
+    @Environment(\.tracked) var tracked
+    let text: String
+
+    init(_ key: String) throws {
+        @Environment(\.tracked) var captured
+        text = try resolveValue(key: key) { [captured] in
+            _ = captured
+            await Task.yield()
+            return key
+        }
+    }
+
+    var body: some Component { Text(tracked == nil ? "none" : text) }
+}
+
+/// Sets a `Tracked` made during the render on subtrees that suspend, resolve, or never resolve.
+private struct EnvironmentPage: Component {
+    let live: LiveCount
+
+    var body: some Component {
+        Suspense {
+            ForEach(0..<10) { index in
+                try EnvironmentHolder("env/\(index)")
+            }
+            Suspense {
+                try EnvironmentHolder("forever")
+            } fallback: {
+                FallbackText(live: live)
+            }
+            .environment(\.tracked, Tracked(live))
+        }
+        .environment(\.tracked, Tracked(live))
+    }
+}
+
 private struct FallbackText: Component {
     let tracked: Tracked
     init(live: LiveCount) { tracked = Tracked(live) }
@@ -147,6 +196,20 @@ private struct FallbackText: Component {
         #expect(live.count.value == 0)
         // The renders really made and suspended what they were given.
         #expect(live.made.value > 300)
+    }
+
+    @Test func environmentValuesSetDuringARenderDoNotOutliveIt() async throws {
+        let live = LiveCount()
+        let cache = QueryCache()
+        cache.suspendForever("forever")
+        let output = try await render(EnvironmentPage(live: live), as: .plain, cache: cache)
+        #expect(output.hasPrefix("env/0env/1"))
+        #expect(live.count.value == 0)
+        let frames = try await resolveFrames(EnvironmentPage(live: live), cache: QueryCache.forever())
+        #expect(frames.count > 1)
+        #expect(live.count.value == 0)
+        // Two values and a fallback per render.
+        #expect(live.made.value == 6)
     }
 
     @Test func streamsAndLiveFramesReleaseEverythingOnceTheirRenderEnds() async throws {

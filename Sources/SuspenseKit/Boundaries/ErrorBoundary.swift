@@ -22,6 +22,12 @@
 ///
 /// An error thrown by the fallback itself goes to the next boundary outside.
 /// ``onError(_:)`` reports each failure the boundary catches.
+///
+/// With a `retry` policy, a boundary whose content failed evaluates it again before it shows its
+/// fallback: after each failed attempt it forgets the failed queries beneath it, waits the
+/// policy's backoff on the render's clock (meanwhile its content suspends: the nearest
+/// ``Suspense`` shows its fallback), and tries again, up to the policy's `maxAttempts`. An error
+/// that says it is not transient (``RetryableError``) is shown at once.
 public struct ErrorBoundary<Content: Component, Fallback: Component>: Component {
     public typealias Body = Never
     @usableFromInline let makeContent: () throws -> Content
@@ -30,15 +36,21 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
     @usableFromInline let catches: ((any Error) -> Bool)?
     /// Called with each failure the boundary catches; see ``onError(_:)``.
     @usableFromInline var errorHandler: ((CaughtError) -> Void)?
+    /// How the content is tried again before the fallback is shown; nil: never.
+    @usableFromInline let retry: RetryPolicy?
 
     /// Creates a boundary with a fallback built from the caught error.
     /// - Parameters:
+    ///   - retry: How often, and after what waits, the content is evaluated again before the
+    ///     fallback is shown (default: never).
     ///   - content: The components whose errors this boundary catches.
     ///   - fallback: Builds what is shown instead, from the error.
     public init(
+        retry: RetryPolicy? = nil,
         @ComponentBuilder content: @escaping () throws -> Content,
         @ComponentBuilder fallback: @escaping (any Error) throws -> Fallback
     ) {
+        self.retry = retry
         self.makeContent = content
         self.makeFallback = fallback
         self.catches = nil
@@ -48,13 +60,17 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
     /// next boundary outside.
     /// - Parameters:
     ///   - type: The type of the errors this boundary catches.
+    ///   - retry: How often, and after what waits, the content is evaluated again before the
+    ///     fallback is shown (default: never).
     ///   - content: The components whose errors of that type this boundary catches.
     ///   - fallback: Builds what is shown instead, from the error as a `Failure`.
     public init<Failure: Error>(
         catching type: Failure.Type,
+        retry: RetryPolicy? = nil,
         @ComponentBuilder content: @escaping () throws -> Content,
         @ComponentBuilder fallback: @escaping (Failure) throws -> Fallback
     ) {
+        self.retry = retry
         self.makeContent = content
         // The resolver calls the fallback only with an error `catches` accepted; were it given
         // another, rethrowing it would send it on outward, where it belongs.
@@ -72,6 +88,9 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
         try resolver.resolveErrorBoundary(
             catches: component.catches,
             onError: component.errorHandler,
+            retry: component.retry,
+            // Kept only by a boundary that tries its content again: no allocation otherwise.
+            retryContent: component.retry == nil ? nil : { try $0.evaluate(makeContent, newLevel: false) },
             content: { try $0.evaluate(makeContent, newLevel: false) },
             fallback: { resolver, error in try resolver.evaluate({ try makeFallback(error) }, newLevel: false) }
         )
@@ -106,7 +125,12 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
 extension ErrorBoundary where Fallback == Text {
     /// Creates a boundary whose fallback shows the error: a ``PresentableError``'s title, message
     /// and recovery suggestion, or any other error's description.
-    public init(@ComponentBuilder content: @escaping () throws -> Content) {
+    /// - Parameters:
+    ///   - retry: How often, and after what waits, the content is evaluated again before the
+    ///     fallback is shown (default: never).
+    ///   - content: The components whose errors this boundary catches.
+    public init(retry: RetryPolicy? = nil, @ComponentBuilder content: @escaping () throws -> Content) {
+        self.retry = retry
         self.makeContent = content
         self.makeFallback = { error in Text(describeError(error, suggestion: true)) }
         self.catches = nil
@@ -116,11 +140,15 @@ extension ErrorBoundary where Fallback == Text {
     /// default fallback does; any other error goes to the next boundary outside.
     /// - Parameters:
     ///   - type: The type of the errors this boundary catches.
+    ///   - retry: How often, and after what waits, the content is evaluated again before the
+    ///     fallback is shown (default: never).
     ///   - content: The components whose errors of that type this boundary catches.
     public init<Failure: Error>(
         catching type: Failure.Type,
+        retry: RetryPolicy? = nil,
         @ComponentBuilder content: @escaping () throws -> Content
     ) {
+        self.retry = retry
         self.makeContent = content
         self.makeFallback = { error in Text(describeError(error, suggestion: true)) }
         self.catches = { $0 is Failure }

@@ -145,7 +145,10 @@ struct RenderTree {
                 let state: ErrorBoundaryState
                 let shown: NodeArena.ID
                 if let error = boundary.caught {
-                    state = .caught(describeError(error, suggestion: false))
+                    let description = describeError(error, suggestion: false)
+                    state =
+                        boundary.attempts > 1
+                        ? .caughtAfterRetries(description, attempts: boundary.attempts) : .caught(description)
                     shown = boundary.fallbackNode
                 } else {
                     state = .clean

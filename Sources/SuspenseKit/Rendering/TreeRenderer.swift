@@ -188,6 +188,8 @@ enum TreeRenderer {
             return "ErrorBoundary" + id
         case .errorBoundary(.caught(let description)):
             return "ErrorBoundary" + id + " [caught: " + escaped(description) + "]"
+        case .errorBoundary(.caughtAfterRetries(let description, let attempts)):
+            return "ErrorBoundary" + id + " [caught after \(attempts) attempts: " + escaped(description) + "]"
         }
     }
 

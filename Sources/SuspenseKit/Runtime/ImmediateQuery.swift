@@ -60,7 +60,7 @@ extension QueryCache {
         case .entry(let entry):
             // Stored by a run this render started and has not applied yet: suspend on it.
             if mailbox.isAwaiting(key) { return nil }
-            if case .failure = entry, failureRetention == .dropAfterRender { mailbox.noteFailure(key) }
+            if case .failure = entry { mailbox.noteFailure(key) }
             do {
                 return try Self.value(of: entry, key: key)
             } catch let mismatch as QueryTypeMismatch {
@@ -105,7 +105,7 @@ extension QueryCache {
                 mailbox.noteAwaiting(key)
                 return nil
             case .finishedAtOnce(let entry):
-                if case .failure = entry, failureRetention == .dropAfterRender { mailbox.noteFailure(key) }
+                if case .failure = entry { mailbox.noteFailure(key) }
                 return try Self.value(of: entry, key: key)
             case .finishedLater(let entry):
                 mailbox.noteAwaiting(key)

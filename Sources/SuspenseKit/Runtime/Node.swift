@@ -124,4 +124,7 @@ public enum ErrorBoundaryState: Sendable, Hashable {
     case clean
     /// It caught an error, described here; its fallback is shown.
     case caught(String)
+    /// It caught an error after its retry policy evaluated its content `attempts` times in all;
+    /// the last error is described here, and its fallback is shown.
+    case caughtAfterRetries(String, attempts: Int)
 }

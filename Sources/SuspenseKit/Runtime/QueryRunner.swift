@@ -202,9 +202,7 @@ final class QueryRunner {
 
     /// The query's result arrived: nothing to leave any more.
     func finished(_ query: QueryID, failed: Bool = false) {
-        if failed, case .key(let key) = query, cache.failureRetention == .dropAfterRender {
-            mailbox.noteFailure(key)
-        }
+        if failed, case .key(let key) = query { mailbox.noteFailure(key) }
         switch query {
         case .key(let key):
             keys.remove(key)
@@ -268,8 +266,10 @@ final class QueryMailbox: Sendable {
         var isClosed = false
         /// Timers that fired, for the render to take (`takeFiredTimers`).
         var timers: [RenderTimers.Fired] = []
-        /// Keys whose stored failure the render met, for a cache that drops failures.
-        var failedKeys: Set<String> = []
+        /// Keys whose stored failure the render met, in order (a key each time it was met): what
+        /// a cache that drops failures forgets when the render ends, and what an ErrorBoundary
+        /// that tries again forgets of the failures met beneath it.
+        var failureLog: [String] = []
         /// Keys the render's components started on the immediate path that did not finish at
         /// once, until the render applies their result.
         var awaiting: Set<String> = []
@@ -326,14 +326,24 @@ final class QueryMailbox: Sendable {
 
     /// The render met the failure stored under `key`.
     func noteFailure(_ key: String) {
-        state.withLock { _ = $0.failedKeys.insert(key) }
+        state.withLock { $0.failureLog.append(key) }
+    }
+
+    /// How many failures the render met so far.
+    var failureCount: Int {
+        state.withLock { $0.failureLog.count }
+    }
+
+    /// The keys of the failures met since the render had met `count`.
+    func failures(since count: Int) -> Set<String> {
+        state.withLock { Set($0.failureLog[min(count, $0.failureLog.count)...]) }
     }
 
     /// The keys whose failure the render met.
     func takeFailedKeys() -> Set<String> {
         state.withLock { state in
-            defer { state.failedKeys = [] }
-            return state.failedKeys
+            defer { state.failureLog = [] }
+            return Set(state.failureLog)
         }
     }
 

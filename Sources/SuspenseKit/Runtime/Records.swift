@@ -102,13 +102,19 @@ struct ErrorBoundaryRecord {
     let node: NodeArena.ID
     let contentNode: NodeArena.ID
     let fallbackNode: NodeArena.ID
-    let contentScope: ScopeIndex
+    /// Its content's scope; a new one for each attempt of a retry.
+    var contentScope: ScopeIndex
     var caught: (any Error)?
     let fallback: (_Resolver, any Error) throws -> Void
     /// Which errors it catches (for a typed boundary); nil for every error.
     let filter: ((any Error) -> Bool)?
     /// The boundary's `onError` handlers.
     let onError: ((CaughtError) -> Void)?
+    /// How its content is tried again before its fallback shows, and the content to evaluate.
+    var retry: RetryPolicy? = nil
+    var retryContent: ((_Resolver) throws -> Void)? = nil
+    /// How many times its content was evaluated: 1, plus one per retry.
+    var attempts = 1
 
     /// Whether it catches `error` (the underlying error, not located): never a ``Promise``,
     /// which suspends and is no error to any boundary.

@@ -87,6 +87,8 @@ extension _Resolver {
     func resolveErrorBoundary(
         catches: ((any Error) -> Bool)?,
         onError: ((CaughtError) -> Void)?,
+        retry: RetryPolicy? = nil,
+        retryContent: ((_Resolver) throws -> Void)? = nil,
         content: (_Resolver) throws -> Void,
         fallback: @escaping (_Resolver, any Error) throws -> Void
     ) throws {
@@ -106,7 +108,9 @@ extension _Resolver {
                 contentScope: contentScope,
                 fallback: fallback,
                 filter: catches,
-                onError: onError
+                onError: onError,
+                retry: retry,
+                retryContent: retryContent
             ))
         let saved = context
         context.parent = contentNode
@@ -116,6 +120,10 @@ extension _Resolver {
         context.path.append("ErrorBoundary")
         context.depth += 1
         positions.enterRegion(id.link, claimed: true)
+        // Failures met from here on were met beneath this boundary (for a retry to forget).
+        let savedMark = failureMark
+        failureMark = scope.mailbox.failureCount
+        defer { failureMark = savedMark }
         do {
             try content(self)
             positions.pop()
@@ -133,6 +141,12 @@ extension _Resolver {
     /// the next boundary outside.
     func `catch`(_ error: any Error, at index: ErrorBoundaryIndex) throws {
         let underlying = underlying(of: error)
+        if let retry = records.errorBoundaries[index].retry,
+            retry.shouldRetry(underlying, afterAttempt: records.errorBoundaries[index].attempts)
+        {
+            tryAgain(index, policy: retry)
+            return
+        }
         assert(records.errorBoundaries[index].catches(underlying), "a boundary caught an error it does not catch")
         records.errorBoundaries[index].caught = underlying
         let record = records.errorBoundaries[index]

@@ -217,6 +217,9 @@ extension _Resolver {
     private func rerun(_ slot: SlotIndex) {
         let record = records.slots[slot]
         guard let thunk = record.thunk else { return }
+        let savedMark = failureMark
+        failureMark = scope.mailbox.failureCount
+        defer { failureMark = savedMark }
         let saved = context
         replaceContext(with: record.context)
         positions.enterRegion(record.position, claimed: record.positionClaimed)

@@ -53,6 +53,9 @@ public final class _Resolver {
     /// Suspenses with a timeout that began showing their fallback in this pass: the render
     /// loop arms their timers.
     var timed: [SuspenseIndex] = []
+    /// How many failures the render had met (`QueryMailbox.failureCount`) when the evaluation
+    /// now running began: those met since were met beneath the boundary that catches next.
+    var failureMark = 0
     /// Set when the render's deadline cut it short: queries it cancelled are not waited for.
     var deadlinePassed = false
     /// Whether fallback delays and minimum durations hold resolutions back: only for consumers

@@ -1,0 +1,62 @@
+/// An ErrorBoundary that tries its content again (`ErrorBoundary(retry:)`): instead of showing its
+/// fallback, it forgets the failures met beneath it and suspends its content on a query that
+/// waits the backoff; when that query finishes, its slot evaluates the content again, in the
+/// boundary's place, and a new failure comes back to the same boundary.
+extension _Resolver {
+    func tryAgain(_ index: ErrorBoundaryIndex, policy: RetryPolicy) {
+        let record = records.errorBoundaries[index]
+        guard let content = record.retryContent else { return }
+        retire(records.kill(record.contentScope))
+        nodes.removeChildren(of: record.contentNode)
+        // The failed queries beneath it run again when the content asks for them.
+        cache.dropFailures(scope.mailbox.failures(since: failureMark))
+        let attempt = record.attempts
+        records.errorBoundaries[index].attempts += 1
+        let contentScope = records.makeScope(parent: record.outer.scope)
+        records.errorBoundaries[index].contentScope = contentScope
+
+        // The content's place, as `resolveErrorBoundary` sets it.
+        var place = record.outer
+        place.scope = contentScope
+        place.errorBoundary = index
+        place.region = .errorBoundary(index)
+        place.path.append("ErrorBoundary")
+        place.depth += 1
+        let node = nodes.makeFragment()
+        place.parent = node
+        nodes.link(node, to: record.contentNode)
+
+        let label = "retry of ErrorBoundary #\(record.id) after attempt \(attempt)"
+        let query = waits.makeAnonymous(label: label)
+        let clock = scope.clock
+        let delay = policy.delay(afterAttempt: attempt)
+        let backoff = Promise<Bool>.pending {
+            try await clock.sleep(for: delay)
+            return true
+        }
+        let slot = records.slots.count
+        records.slots.append(
+            SlotRecord(
+                node: node,
+                context: place,
+                position: record.id.link,
+                positionClaimed: true,
+                component: "ErrorBoundary",
+                pathAddsComponent: false,
+                thunk: content,
+                waitsInFlight: true,
+                query: query,
+                queryLabel: label
+            ))
+        records.scopes[contentScope].slots.append(slot)
+        let owner = place.suspense
+        records.suspenses[owner].pendingCount += 1
+        records.suspenses[owner].slots.append(slot)
+        if records.suspenses[owner].isResolved {
+            records.suspenses[owner].isResolved = false
+            reopened.append(owner)
+        }
+        waits.add(slot, on: query, promise: backoff, stub: nil)
+        noteChange(.caught(index))
+    }
+}

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SuspenseTesting", targets: ["SuspenseTesting"]),
         .executable(name: "UserProfile", targets: ["UserProfile"]),
         .executable(name: "Dashboard", targets: ["Dashboard"]),
+        .executable(name: "NewsFeed", targets: ["NewsFeed"]),
         // The example dashboard's components, for the Hummingbird integration's DashboardServer.
         .library(name: "DashboardPage", targets: ["DashboardPage"]),
     ],
@@ -45,6 +46,12 @@ let package = Package(
             path: "Examples/Dashboard",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "NewsFeed",
+            dependencies: ["SuspenseKit"],
+            path: "Examples/NewsFeed",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SuspenseKitTests",
             // SuspenseTesting for its TestClock: time is tested without sleeping.
@@ -54,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SuspenseTestingTests",
-            dependencies: ["SuspenseKit", "SuspenseTesting", "UserProfile", "DashboardPage"],
+            dependencies: ["SuspenseKit", "SuspenseTesting", "UserProfile", "DashboardPage", "NewsFeed"],
             exclude: ["__Snapshots__"],
             swiftSettings: swiftSettings
         ),

@@ -17,6 +17,9 @@ public import SuspenseKit
 ///   - component: The root of the tree to render.
 ///   - format: How to render it: `.tree`, `.plain`, `.html`, `.html(pretty:)` or `.frames`.
 ///   - outcomes: Fixed outcomes for queries, by key; other queries run for real.
+///   - clock: The render's clock (``RenderOptions/clock``): a ``TestClock`` that the test
+///     advances while the snapshot renders (`async let`), so that timeouts, retries and fallback
+///     timing show without sleeping. `ContinuousClock` by default.
 ///   - name: Names the golden file in place of its number.
 ///   - record: The record mode of this call; by default `SNAPSHOT_RECORD`, else `never` on CI
 ///     (when `CI` is set) and `missing` elsewhere.
@@ -30,6 +33,7 @@ public func assertSnapshot<C: Component>(
     of component: C,
     as format: SnapshotFormat,
     outcomes: QueryOutcomes = [:],
+    clock: (any Clock<Duration>)? = nil,
     named name: String? = nil,
     record: SnapshotRecordMode? = nil,
     fileID: StaticString = #fileID,
@@ -43,6 +47,7 @@ public func assertSnapshot<C: Component>(
         of: component,
         as: format,
         outcomes: outcomes,
+        clock: clock,
         named: name,
         record: record,
         filePath: "\(filePath)",
@@ -54,12 +59,13 @@ public func assertSnapshot<C: Component>(
     }
 }
 
-/// The work of ``assertSnapshot(of:as:outcomes:named:record:fileID:filePath:testName:line:column:)``
+/// The work of ``assertSnapshot(of:as:outcomes:clock:named:record:fileID:filePath:testName:line:column:isolation:)``
 /// without the reporting: the failure message, or `nil` when the snapshot matches.
 func verifySnapshot<C: Component>(
     of component: C,
     as format: SnapshotFormat,
     outcomes: QueryOutcomes,
+    clock: (any Clock<Duration>)? = nil,
     named name: String?,
     record: SnapshotRecordMode?,
     filePath: String,
@@ -78,7 +84,7 @@ func verifySnapshot<C: Component>(
     }
     let actual: String
     do {
-        actual = try await format.snapshot(of: component, outcomes: outcomes)
+        actual = try await format.snapshot(of: component, outcomes: outcomes, clock: clock)
     } catch {
         return "Could not render the snapshot for \(file.path): \(error)"
     }

@@ -54,9 +54,10 @@ public struct SnapshotFormat: Sendable {
     func snapshot<C: Component>(
         of component: C,
         outcomes: QueryOutcomes,
+        clock: (any Clock<Duration>)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> String {
-        let options = RenderOptions(deliveryOrder: .discovery)
+        let options = RenderOptions(deliveryOrder: .discovery, clock: clock ?? ContinuousClock())
         let cache = outcomes.makeCache()
         let text = try await render(component, cache: cache, options: options)
         try outcomes.check(against: cache)

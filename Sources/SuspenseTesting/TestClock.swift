@@ -48,7 +48,9 @@ public final class TestClock: Clock, @unchecked Sendable {
     private var current = Instant(offset: .zero)
     private var sleepers: [Int: Sleeper] = [:]
     private var nextSleeper = 0
-    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Tests waiting for sleepers: each with what it waits for, checked with the lock held.
+    private var watchers: [(isSatisfied: ([Int: Sleeper]) -> Bool, continuation: CheckedContinuation<Void, Never>)] =
+        []
 
     /// Creates a clock at time zero.
     public init() {}
@@ -110,21 +112,41 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// Waits until at least `count` tasks are sleeping on the clock: a render has armed its
     /// timers, or a retried query has begun its backoff.
     public func waitForSleepers(_ count: Int = 1) async {
+        await waitUntil { $0.count >= count }
+    }
+
+    /// Waits until a task sleeps until `offset` after the clock's creation: the one sleeper a
+    /// test means, when others come and go (a timer cancelled as its boundary resolves).
+    ///
+    /// ```swift
+    /// await clock.waitForSleeper(dueAt: .milliseconds(200))   // the first backoff
+    /// clock.advance(by: .milliseconds(200))
+    /// await clock.waitForSleeper(dueAt: .milliseconds(600))   // the second, 400 ms later
+    /// ```
+    public func waitForSleeper(dueAt offset: Duration) async {
+        await waitUntil { sleepers in sleepers.values.contains { $0.deadline.offset == offset } }
+    }
+
+    private func waitUntil(_ isSatisfied: @escaping ([Int: Sleeper]) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready: Bool = locked {
-                if sleepers.count >= count { return true }
-                watchers.append((count, continuation))
+                if isSatisfied(sleepers) { return true }
+                watchers.append((isSatisfied, continuation))
                 return false
             }
             if ready { continuation.resume() }
         }
     }
 
-    /// The watchers whose count of sleepers is reached; called with the lock held.
+    /// The watchers now satisfied, taken out; called with the lock held.
     private func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-        let satisfied = watchers.filter { $0.count <= sleepers.count }
-        watchers.removeAll { $0.count <= sleepers.count }
-        return satisfied.map(\.continuation)
+        var satisfied: [CheckedContinuation<Void, Never>] = []
+        watchers.removeAll { watcher in
+            guard watcher.isSatisfied(sleepers) else { return false }
+            satisfied.append(watcher.continuation)
+            return true
+        }
+        return satisfied
     }
 
     private func locked<Result>(_ body: () throws -> Result) rethrows -> Result {

@@ -57,6 +57,8 @@ extension _Resolver {
             reopened.append(owner)
         }
         waits.add(slot, on: query, promise: backoff, stub: nil)
+        // What the boundary's region shows changed, and what its Suspense waits on.
         noteChange(.caught(index))
+        if owner != Self.root { noteChange(.progressed(owner)) }
     }
 }

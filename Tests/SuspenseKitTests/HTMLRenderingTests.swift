@@ -132,8 +132,10 @@ import Testing
                 Title
                 First line
                 second, with emphasis.
-                one
-                two
+
+                - one
+                - two
+
                 tail
                 """)
     }

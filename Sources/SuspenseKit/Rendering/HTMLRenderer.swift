@@ -63,8 +63,9 @@ enum HTMLRenderer {
                         let tagLength = nameRanges[Int(entry.a)].count
                         size += tagLength + 2  // <tag>
                         if entry.b >= 0 {
-                            for attribute in tree.attributeLists[Int(entry.b)] {
-                                if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
+                            let attributes = tree.attributeLists[Int(entry.b)]
+                            if !tree.namesAreChecked { try HTMLNames.checkAttributes(attributes, tag: tag) }
+                            for attribute in attributes {
                                 var value = attribute.value
                                 let valueLength = value.withUTF8 {
                                     $0.count + HTMLEscaping.extraBytes(in: $0, quotes: true)
@@ -214,8 +215,9 @@ enum HTMLRenderer {
                 buffer.append(UInt8(ascii: "<"))
                 appendName(entry.a, of: tree, to: &buffer)
                 if entry.b >= 0 {
-                    for attribute in tree.attributeLists[Int(entry.b)] {
-                        if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
+                    let attributes = tree.attributeLists[Int(entry.b)]
+                    if !tree.namesAreChecked { try HTMLNames.checkAttributes(attributes, tag: tag) }
+                    for attribute in attributes {
                         buffer.append(UInt8(ascii: " "))
                         buffer.append(contentsOf: attribute.name.utf8)
                         buffer.append(UInt8(ascii: "="))
@@ -312,7 +314,7 @@ struct TagTable {
 }
 
 /// The error for a void element at `index` whose subtree runs to `end`: it has children,
-/// which HTML cannot carry.
+/// which HTML cannot carry. Only a tree built by hand gets here: the resolver fails at the element.
 func voidElementError(
     _ tag: String,
     at index: Int,
@@ -325,7 +327,21 @@ func voidElementError(
         children += 1
         child = Int(entries[child].end)
     }
-    return InvalidMarkupError(
-        message: "<\(tag)> is a void element and cannot have children; its \(children) children would be lost"
-    )
+    return .voidElement(tag, children: children)
+}
+
+extension NodeArena {
+    /// The error for the void element `node`, whose content left nodes below it: a slot (a
+    /// fragment) is a child that suspended.
+    func voidElementError(_ tag: String, childrenOf node: ID) -> InvalidMarkupError {
+        var children = 0
+        var suspended = false
+        var child = records[Int(node)].first
+        while child >= 0 {
+            children += 1
+            if records[Int(child)].kind == .fragment { suspended = true }
+            child = records[Int(child)].next
+        }
+        return .voidElement(tag, children: children, suspended: suspended)
+    }
 }

@@ -26,7 +26,8 @@ extension Node {
     /// Renders this tree in `format`.
     ///
     /// Throws ``InvalidMarkupError`` when HTML is asked for and an element or attribute name
-    /// cannot be written as HTML, or a void element has children.
+    /// cannot be written as HTML, an attribute name comes twice, or a void element has children
+    /// (possible only in a tree built by hand: `render` and `resolve` fail at the element).
     public func rendered(as format: RenderFormat) throws -> String {
         try RenderTree(self).rendered(as: format)
     }

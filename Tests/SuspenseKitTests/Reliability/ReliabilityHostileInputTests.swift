@@ -201,8 +201,10 @@ struct ReliabilityHostileInputTests {
     private func randomTree(_ random: inout ReliabilityRandom, depth: Int) -> ReliabilityHarness.Desc {
         func hostile() -> String { Self.corpus[random.int(0...(Self.corpus.count - 1))] }
         let tag = Self.validTags[random.int(0...(Self.validTags.count - 1))]
+        // Names drawn without replacement: a name given twice is an error at the element.
+        var names = Self.validAttributes
         let attributes = (0..<random.int(0...3)).map { _ in
-            Attribute(Self.validAttributes[random.int(0...(Self.validAttributes.count - 1))], hostile())
+            Attribute(names.remove(at: random.int(0...(names.count - 1))), hostile())
         }
         var children: [ReliabilityHarness.Desc] = []
         if !HTMLNames.isVoid(tag) {

@@ -81,6 +81,21 @@ struct TerminalSafeTextTests {
                 """#)
     }
 
+    @Test func theLiveTerminalEscapesThePendingKeys() async throws {
+        let key = "k\u{1B}[2J\n"
+        let cache = QueryCache()
+        cache.suspendForever(key)
+        let writes = Log()
+        let terminal = LiveTerminal(format: .plain, isTerminal: true, columns: 80) { writes.append($0) }
+        try await terminal.render(
+            Suspense {
+                try Loaded(key)
+            } fallback: {
+                Text("…")
+            }, cache: cache)
+        #expect(writes.all == ["…\n\u{1B}[2m… waiting on k\\u{1B}[2J\\n\u{1B}[0m\n"])
+    }
+
     @Test func caughtErrorsInTheTreeAreEscaped() async throws {
         let page = ErrorBoundary {
             try ThrowsAtInit("bad\u{1B}[5m\u{90}thing")

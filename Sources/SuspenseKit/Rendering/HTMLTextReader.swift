@@ -22,6 +22,9 @@ enum HTMLTextReader {
         var text: [UInt8] = []
         /// Open elements: their entry, their lowercased name.
         var open: [(entry: Int, name: String)] = []
+        /// How many elements of each name are open, so that a tag that closes one looks through
+        /// the open elements only when there is one: deep markup stays linear.
+        var openCount: [String: Int] = [:]
 
         mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) {
             let count = bytes.count
@@ -117,7 +120,7 @@ enum HTMLTextReader {
             let (name, nameEnd) = Self.name(bytes, from: index + 2)
             guard let tagEnd = Self.tagEnd(bytes, from: nameEnd) else { return bytes.count }
             flushText()
-            if let position = open.lastIndex(where: { $0.name == name }) {
+            if openCount[name, default: 0] > 0, let position = open.lastIndex(where: { $0.name == name }) {
                 while open.count > position { close() }
             } else if name == "br" || name == "p" {
                 // Browsers read `</br>` as `<br>`, and `</p>` with no open `p` as an empty one.
@@ -146,6 +149,7 @@ enum HTMLTextReader {
         /// Closes the innermost open element named in `names`, and those inside it, unless an
         /// element in `boundaries` comes first.
         private mutating func closeOpen(_ names: Set<String>, stoppingAt boundaries: Set<String>) {
+            guard names.contains(where: { openCount[$0, default: 0] > 0 }) else { return }
             for position in open.indices.reversed() {
                 let name = open[position].name
                 if names.contains(name) {
@@ -166,12 +170,14 @@ enum HTMLTextReader {
             let entry = tree.entries.count
             tree.entries.append(RenderTree.Entry(a: tree.names.index(of: name), b: -1, end: 0, kind: .element))
             open.append((entry, name))
+            openCount[name, default: 0] += 1
             return entry
         }
 
         /// Closes the innermost open element.
         private mutating func close() {
-            let (entry, _) = open.removeLast()
+            let (entry, name) = open.removeLast()
+            openCount[name]! -= 1
             tree.entries[entry].end = Int32(truncatingIfNeeded: tree.entries.count)
         }
 

@@ -226,6 +226,17 @@ struct PlainRenderingTests {
         #expect(try await render(RawHTML("a</>b</ x>c"), as: .plain) == "abc")
     }
 
+    @Test func deepMarkupIsReadInLinearTime() async throws {
+        // Each start tag would look through every open element for a `p` to close, each stray
+        // end tag for its element: quadratic, minutes in a debug build, without their counts.
+        let depth = 20_000
+        let markup =
+            String(repeating: "<div><span>", count: depth) + "deep" + String(repeating: "</b></p>", count: depth)
+        let start = ContinuousClock.now
+        #expect(try await render(RawHTML(markup), as: .plain) == "deep")
+        #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
     @Test func breaksAreNeverWrittenAtTheStartOrTheEnd() async throws {
         let page = Group {
             Element("div") { Element("p") {} }

@@ -78,7 +78,7 @@ struct NodeRenderingTests {
         do {
             _ = try tree.rendered(as: .html)
         } catch let error as InvalidMarkupError {
-            #expect(error.message == "<br> is a void element and cannot have children; its 1 children would be lost")
+            #expect(error.message == "<br> is a void element and cannot have children; its 1 child would be lost")
         }
     }
 

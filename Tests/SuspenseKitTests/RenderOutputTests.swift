@@ -205,10 +205,11 @@ private let plainOutput = """
     still loading
     typedempty listeven 0odd 1even 2
     wrapped
-    line\t\u{1}
-    item 0
-    item 1
-    item 2
+    line\t\\u{1}
+
+    - item 0
+    - item 1
+    - item 2
     """
 
 private let htmlOutput = """

@@ -55,12 +55,13 @@ public enum Baseline {
         return String(decoding: buffer, as: UTF8.self)
     }
 
-    /// The `.plain` format of the same tree: each item's text on its own line.
+    /// The `.plain` format of the same tree: each item's text on its own line, marked `- `.
     public static func plain(count: Int, text: (Int) -> String = itemText) -> String {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(count * 48)
         for index in 0..<count {
             if index > 0 { buffer.append(UInt8(ascii: "\n")) }
+            appendASCII("- ", to: &buffer)
             buffer.append(contentsOf: text(index).utf8)
         }
         return String(decoding: buffer, as: UTF8.self)

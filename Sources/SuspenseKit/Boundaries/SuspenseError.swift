@@ -78,7 +78,8 @@ public enum SuspenseError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// An element or attribute name that cannot be written as HTML.
+/// Markup HTML cannot carry: an invalid element or attribute name, an attribute name given twice
+/// in any letter case, or a void element with children.
 public struct InvalidMarkupError: Error, CustomStringConvertible, Equatable {
     /// What was wrong, in a sentence.
     public let message: String

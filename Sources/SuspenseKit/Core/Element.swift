@@ -6,7 +6,11 @@
 /// ```
 ///
 /// Void elements (`br`, `img`, `input`, …) render without a closing tag and cannot have
-/// children. An invalid tag or attribute name is an error at the element, never markup.
+/// children: content that leaves any node (text, even empty, an element, a component, a
+/// boundary, a child that suspends) is an ``InvalidMarkupError`` at the element, while an empty
+/// `Group` or an `if` that is false is fine. So is an invalid tag or attribute name, and an
+/// attribute name given twice in any letter case (`class` and `CLASS`). Each is routed like any
+/// other error to the nearest ``ErrorBoundary``: never markup.
 ///
 /// The content is built when the element is created, so that a static page costs no closure per
 /// element; content with `try` lines makes it `try Element(…) { try Child() }`, and the children

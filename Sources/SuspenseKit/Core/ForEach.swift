@@ -54,3 +54,57 @@ extension ForEach where Empty == EmptyComponent {
         self.empty = EmptyComponent()
     }
 }
+
+extension ForEach {
+    /// Creates one component per element of a collection, as SwiftUI spells it, and `empty`
+    /// when there are none.
+    ///
+    /// ```swift
+    /// ForEach(users, id: \.id) { user in
+    ///     Element("li") { Text(user.name) }
+    /// } empty: {
+    ///     Text("No users yet.")
+    /// }
+    /// ```
+    ///
+    /// `id` names each element's stable identity: what makes an element the same one when the
+    /// collection changes order or grows. SuspenseKit identifies places by their position for
+    /// now (boundary ids, re-evaluated content), so the key path is accepted and not read yet; a
+    /// later version can use it to keep an element's boundaries attached to the element itself.
+    /// - Parameters:
+    ///   - data: The collection.
+    ///   - id: The key path to each element's stable identity.
+    ///   - content: Builds the component for one element.
+    ///   - empty: Shown when the collection is empty.
+    @inlinable
+    public init<ID: Hashable>(
+        _ data: Data,
+        id: KeyPath<Data.Element, ID>,
+        @ComponentBuilder content: @escaping (Data.Element) throws -> Content,
+        @ComponentBuilder empty: () throws -> Empty
+    ) rethrows {
+        try self.init(data, content: content, empty: empty)
+    }
+}
+
+extension ForEach where Empty == EmptyComponent {
+    /// Creates one component per element of a collection, as SwiftUI spells it.
+    ///
+    /// ```swift
+    /// ForEach(users, id: \.id) { user in Element("li") { Text(user.name) } }
+    /// ```
+    ///
+    /// `id` names each element's stable identity; see ``init(_:id:content:empty:)``.
+    /// - Parameters:
+    ///   - data: The collection.
+    ///   - id: The key path to each element's stable identity.
+    ///   - content: Builds the component for one element.
+    @inlinable
+    public init<ID: Hashable>(
+        _ data: Data,
+        id: KeyPath<Data.Element, ID>,
+        @ComponentBuilder content: @escaping (Data.Element) throws -> Content
+    ) {
+        self.init(data, content: content)
+    }
+}

@@ -1,7 +1,8 @@
 /// Markup emitted unescaped into HTML output: the only way to do so.
 ///
 /// Use it only for markup you trust. The `.tree` format shows it as `raw "…"`; the `.plain`
-/// format shows its text without tags.
+/// format shows its visible text, as a browser would: character references decoded, comments,
+/// scripts and styles dropped, its blocks and list items laid out like the tree's.
 public struct RawHTML: Component {
     public typealias Body = Never
 

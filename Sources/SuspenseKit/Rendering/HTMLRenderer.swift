@@ -63,8 +63,9 @@ enum HTMLRenderer {
                         let tagLength = nameRanges[Int(entry.a)].count
                         size += tagLength + 2  // <tag>
                         if entry.b >= 0 {
-                            for attribute in tree.attributeLists[Int(entry.b)] {
-                                if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
+                            let attributes = tree.attributeLists[Int(entry.b)]
+                            if !tree.namesAreChecked { try HTMLNames.checkAttributes(attributes, tag: tag) }
+                            for attribute in attributes {
                                 var value = attribute.value
                                 let valueLength = value.withUTF8 {
                                     $0.count + HTMLEscaping.extraBytes(in: $0, quotes: true)
@@ -162,17 +163,23 @@ enum HTMLRenderer {
         }
     }
 
-    /// The pretty-printed form, appending to a buffer reserved from an estimate.
+    /// The pretty-printed form, appending to a buffer reserved from an estimate. Block elements
+    /// start on an indented line of their own, and the closing tag of one holding blocks too;
+    /// nothing is added inside an element whose whitespace is content (`pre`, `textarea`,
+    /// `script`, `style`), so that what it shows is what the compact form shows.
     static func renderPretty(_ tree: RenderTree) throws -> [UInt8] {
-        let pretty = true
         var buffer: [UInt8] = []
         buffer.reserveCapacity(estimatedSize(of: tree))
         var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
-        // Open elements: where each one's subtree ends, its tag, its depth.
-        var open: [(end: Int, tag: Int32, depth: Int, blockChildren: Bool)] = []
+        let isBlock = tree.names.names.map { TagTraits(tag: $0).contains(.block) }
+        // Open elements: where each one's subtree ends, its tag, its depth, whether its closing
+        // tag goes on a line of its own, whether its whitespace is content.
+        var open: [(end: Int, tag: Int32, depth: Int, blockChildren: Bool, keepsWhitespace: Bool)] = []
+        // How many open elements keep their whitespace: inside one, nothing is added.
+        var keeping = 0
         var indentation: [UInt8] = []
         func newline(_ depth: Int) {
-            guard pretty, !buffer.isEmpty else { return }
+            guard keeping == 0, !buffer.isEmpty else { return }
             buffer.append(UInt8(ascii: "\n"))
             // Copied from a buffer of spaces: appending a `repeatElement` byte by byte made
             // deeply indented output (quadratic in depth by nature) slower still.
@@ -190,6 +197,7 @@ enum HTMLRenderer {
         for index in entries.indices {
             while let top = open.last, top.end <= index {
                 open.removeLast()
+                if top.keepsWhitespace { keeping -= 1 }
                 if top.blockChildren { newline(top.depth) }
                 closeTag(top.tag)
             }
@@ -203,12 +211,13 @@ enum HTMLRenderer {
                 let depth = open.count
                 let tag = tree.names[entry.a]
                 let info = try tags.info(for: entry.a, tag: tag)
-                if pretty && info.isBlock { newline(depth) }
+                if info.isBlock { newline(depth) }
                 buffer.append(UInt8(ascii: "<"))
                 appendName(entry.a, of: tree, to: &buffer)
                 if entry.b >= 0 {
-                    for attribute in tree.attributeLists[Int(entry.b)] {
-                        if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
+                    let attributes = tree.attributeLists[Int(entry.b)]
+                    if !tree.namesAreChecked { try HTMLNames.checkAttributes(attributes, tag: tag) }
+                    for attribute in attributes {
                         buffer.append(UInt8(ascii: " "))
                         buffer.append(contentsOf: attribute.name.utf8)
                         buffer.append(UInt8(ascii: "="))
@@ -226,14 +235,18 @@ enum HTMLRenderer {
                 } else if end == index + 1 {
                     closeTag(entry.a)
                 } else {
-                    let blockChildren = pretty && containsBlock(tree, from: index + 1, to: end)
-                    open.append((end, entry.a, depth, blockChildren))
+                    let keeps = info.keepsWhitespace
+                    let blockChildren =
+                        keeping == 0 && !keeps && containsBlock(tree, isBlock: isBlock, from: index + 1, to: end)
+                    open.append((end, entry.a, depth, blockChildren, keeps))
+                    if keeps { keeping += 1 }
                 }
             case .fragment, .component, .suspense, .errorBoundary:
                 break
             }
         }
         while let top = open.popLast() {
+            if top.keepsWhitespace { keeping -= 1 }
             if top.blockChildren { newline(top.depth) }
             closeTag(top.tag)
         }
@@ -254,14 +267,14 @@ enum HTMLRenderer {
     }
 
     /// Whether any entry in `start..<end`, looking through transparent nodes only, is a block
-    /// element (for pretty-printing).
-    private static func containsBlock(_ tree: RenderTree, from start: Int, to end: Int) -> Bool {
+    /// element (for pretty-printing); `isBlock` tells it of each name of the tree.
+    private static func containsBlock(_ tree: RenderTree, isBlock: [Bool], from start: Int, to end: Int) -> Bool {
         var index = start
         while index < end {
             let entry = tree.entries[index]
             switch entry.kind {
             case .element:
-                if PlainRenderer.blockTags.contains(tree.names[entry.a]) { return true }
+                if isBlock[Int(entry.a)] { return true }
                 index = Int(entry.end)
             case .text, .rawHTML, .fragment, .component, .suspense, .errorBoundary:
                 index += 1
@@ -276,6 +289,7 @@ struct TagTable {
     struct Info {
         let isVoid: Bool
         let isBlock: Bool
+        let keepsWhitespace: Bool
     }
 
     private var infos: [Info?]
@@ -290,14 +304,17 @@ struct TagTable {
     mutating func info(for index: Int32, tag: String) throws -> Info {
         if let info = infos[Int(index)] { return info }
         if !namesAreChecked { try HTMLNames.checkTag(tag) }
-        let info = Info(isVoid: HTMLNames.isVoid(tag), isBlock: PlainRenderer.blockTags.contains(tag))
+        let traits = TagTraits(tag: tag)
+        let info = Info(
+            isVoid: traits.contains(.void), isBlock: traits.contains(.block),
+            keepsWhitespace: traits.contains(.keepsWhitespace))
         infos[Int(index)] = info
         return info
     }
 }
 
 /// The error for a void element at `index` whose subtree runs to `end`: it has children,
-/// which HTML cannot carry.
+/// which HTML cannot carry. Only a tree built by hand gets here: the resolver fails at the element.
 func voidElementError(
     _ tag: String,
     at index: Int,
@@ -310,7 +327,21 @@ func voidElementError(
         children += 1
         child = Int(entries[child].end)
     }
-    return InvalidMarkupError(
-        message: "<\(tag)> is a void element and cannot have children; its \(children) children would be lost"
-    )
+    return .voidElement(tag, children: children)
+}
+
+extension NodeArena {
+    /// The error for the void element `node`, whose content left nodes below it: a slot (a
+    /// fragment) is a child that suspended.
+    func voidElementError(_ tag: String, childrenOf node: ID) -> InvalidMarkupError {
+        var children = 0
+        var suspended = false
+        var child = records[Int(node)].first
+        while child >= 0 {
+            children += 1
+            if records[Int(child)].kind == .fragment { suspended = true }
+            child = records[Int(child)].next
+        }
+        return .voidElement(tag, children: children, suspended: suspended)
+    }
 }

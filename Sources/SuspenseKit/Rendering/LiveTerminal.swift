@@ -61,7 +61,9 @@ public struct LiveTerminal: Sendable {
             var block = final + "\n"
             let pending = frame.pendingQueries
             if !pending.isEmpty {
-                block += "\u{1B}[2m… waiting on \(pending.joined(separator: ", "))\u{1B}[0m\n"
+                // Keys are escaped as `.tree` escapes them: a key is data, not terminal control.
+                let keys = pending.map { TreeRenderer.escaped($0) }.joined(separator: ", ")
+                block += "\u{1B}[2m… waiting on \(keys)\u{1B}[0m\n"
             }
             // Back to the first row drawn last time, and clear from there down.
             let redraw = drawnRows > 0 ? "\u{1B}[\(drawnRows)F\u{1B}[J" : ""

@@ -1,77 +1,89 @@
-/// Renders the `.plain` format: the visible text, block elements on their own lines.
+/// Renders the `.plain` format: the visible text, for a terminal.
+///
+/// - Block elements (`p`, `div`, `li`, `h1`…) start a line and end it; one that holds blocks
+///   itself (a card of a title and a summary, a list) is set off by a blank line, so that a list
+///   of cards does not run together. A list nested in a list item stays tight.
+/// - Each `li` is marked `- `, indented two spaces per enclosing list item, and so are the
+///   further lines inside it.
+/// - `br` ends the line; `script`, `style`, `template`, `head` and `title` show nothing.
+/// - Tag names count in any letter case.
+/// - ``RawHTML`` shows its visible text: read as a browser would (see HTMLTextReader), its
+///   elements follow the rules above, its character references are decoded, its whitespace
+///   collapses outside `pre` and `textarea`.
+/// - Controls are written as escapes (see ``TerminalText``): nothing in the output acts on a
+///   terminal.
 enum PlainRenderer {
-    static let blockTags: Set<String> = [
-        "address", "article", "aside", "blockquote", "body", "dd", "details", "dialog", "div", "dl",
-        "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
-        "h6", "header", "hgroup", "hr", "html", "li", "main", "nav", "ol", "p", "pre", "section",
-        "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
-    ]
-
-    /// What a tag does to the lines of `.plain`.
-    private enum TagRole: UInt8 {
-        case inline, block, lineBreak
-    }
-
-    /// The output and where the line stands; a struct with mutating methods, not closures over
-    /// local variables, so that the compiler checks exclusive access statically.
-    private struct Writer {
-        var output: [UInt8] = []
-        var lineIsEmpty = true
-        var needsBreak = false
-
-        mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let last = bytes.last else { return }
-            if needsBreak, !lineIsEmpty {
-                output.append(UInt8(ascii: "\n"))
-                lineIsEmpty = true
-            }
-            needsBreak = false
-            output.append(contentsOf: bytes)
-            // The last Character is "\n" (and not "\r\n", one Character) exactly when:
-            lineIsEmpty =
-                last == UInt8(ascii: "\n") && (bytes.count == 1 || bytes[bytes.count - 2] != UInt8(ascii: "\r"))
-        }
-    }
-
     static func render(_ tree: RenderTree) -> [UInt8] {
-        // One loop over the tree's entries, bytes into one buffer: see HTMLRenderer. Each tag
-        // name is classified once per render, not looked up per element.
-        var writer = Writer()
-        writer.output.reserveCapacity(tree.bytes.count + 64)
-        let roles: [TagRole] = tree.names.names.map { name in
-            name == "br" ? .lineBreak : blockTags.contains(name) ? .block : .inline
-        }
-        // Where each open block element's subtree ends.
-        var blockEnds: [Int] = []
+        var writer = PlainWriter(capacity: tree.bytes.count + tree.entries.count / 2 + 64)
+        write(tree, isMarkup: false, to: &writer)
+        return writer.output
+    }
+
+    /// What closes at the end of an open element.
+    private struct Closing {
+        var end: Int
+        var breakLevel: Int
+        var isListItem: Bool
+        var keepsWhitespace: Bool
+    }
+
+    /// Writes `tree`: a resolved tree, or (when `isMarkup`) the tree HTMLTextReader read out of
+    /// markup, whose text collapses its whitespace. One loop over the entries; each tag name is
+    /// classified once per tree, not looked up per element.
+    static func write(_ tree: RenderTree, isMarkup: Bool, to writer: inout PlainWriter) {
+        let traits = tree.names.names.map { TagTraits(tag: $0) }
+        var open: [Closing] = []
+        // How many open elements of markup keep their whitespace (`pre`, `textarea`).
+        var keeping = 0
         tree.bytes.withUnsafeBufferPointer { bytes in
             tree.entries.withUnsafeBufferPointer { entries in
                 var index = 0
                 while index < entries.count {
-                    while let end = blockEnds.last, end <= index {
-                        blockEnds.removeLast()
-                        writer.needsBreak = true
+                    while let top = open.last, top.end <= index {
+                        open.removeLast()
+                        if top.isListItem { writer.closeListItem() }
+                        if top.keepsWhitespace { keeping -= 1 }
+                        writer.requestBreak(top.breakLevel)
                     }
                     let entry = entries[index]
                     switch entry.kind {
                     case .text:
-                        writer.write(UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.a) + Int(entry.b)]))
+                        let text = UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.a) + Int(entry.b)])
+                        if isMarkup && keeping == 0 {
+                            writer.writeHTMLText(text)
+                        } else {
+                            writer.writeText(text)
+                        }
                     case .rawHTML:
-                        var text = strippingTags(tree.string(of: entry))
-                        text.withUTF8 { writer.write($0) }
+                        // Markup in markup cannot happen: HTMLTextReader makes only elements and text.
+                        write(HTMLTextReader.read(tree.string(of: entry)), isMarkup: true, to: &writer)
                     case .element:
-                        switch roles[Int(entry.a)] {
-                        case .lineBreak:
-                            writer.output.append(UInt8(ascii: "\n"))
-                            writer.lineIsEmpty = true
-                            writer.needsBreak = false
+                        let tag = traits[Int(entry.a)]
+                        if tag.contains(.hidden) {
+                            index = Int(entry.end)
+                            continue
+                        }
+                        if tag.contains(.lineBreak) {
+                            writer.lineBreak()
                             index = Int(entry.end)  // its children, if any, show nothing
                             continue
-                        case .block:
-                            writer.needsBreak = true
-                            blockEnds.append(Int(entry.end))
-                        case .inline:
-                            break
                         }
+                        let keeps = isMarkup && tag.contains(.keepsWhitespace)
+                        if tag.contains(.block) {
+                            let level =
+                                isLoose(entries, at: index, traits: traits, tag: tag, indentation: writer.indentation)
+                                ? 2 : 1
+                            writer.requestBreak(level)
+                            if tag.contains(.listItem) { writer.openListItem() }
+                            open.append(
+                                Closing(
+                                    end: Int(entry.end), breakLevel: level, isListItem: tag.contains(.listItem),
+                                    keepsWhitespace: keeps))
+                        } else if keeps {
+                            open.append(
+                                Closing(end: Int(entry.end), breakLevel: 0, isListItem: false, keepsWhitespace: true))
+                        }
+                        if keeps { keeping += 1 }
                     case .fragment, .component, .suspense, .errorBoundary:
                         break
                     }
@@ -79,19 +91,36 @@ enum PlainRenderer {
                 }
             }
         }
-        return writer.output
+        while let top = open.popLast() {
+            if top.isListItem { writer.closeListItem() }
+            writer.requestBreak(top.breakLevel)
+        }
     }
 
-    static func strippingTags(_ html: String) -> String {
-        var result = ""
-        var inTag = false
-        for character in html {
-            switch character {
-            case "<": inTag = true
-            case ">" where inTag: inTag = false
-            default: if !inTag { result.append(character) }
+    /// Whether the block element at `index` is set off by blank lines: whether it holds a block
+    /// element, looking through components and boundaries. A list item's lists do not count, and
+    /// a list inside a list item is never loose: nested lists stay tight.
+    private static func isLoose(
+        _ entries: UnsafeBufferPointer<RenderTree.Entry>,
+        at index: Int,
+        traits: [TagTraits],
+        tag: TagTraits,
+        indentation: Int
+    ) -> Bool {
+        if tag.contains(.list) && indentation > 0 { return false }
+        let isListItem = tag.contains(.listItem)
+        let end = Int(entries[index].end)
+        var child = index + 1
+        while child < end {
+            let entry = entries[child]
+            if entry.kind == .element {
+                let childTag = traits[Int(entry.a)]
+                if childTag.contains(.block) && !(isListItem && childTag.contains(.list)) { return true }
+                child = Int(entry.end)
+            } else {
+                child += 1
             }
         }
-        return result
+        return false
     }
 }

@@ -11,8 +11,9 @@
 ///   - options: Settings of the render.
 ///   - isolation: The caller's actor, on which components are evaluated; inferred, so that
 ///     components need not be `Sendable`.
-/// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught; `CancellationError` when
-///   the task rendering is cancelled; ``InvalidMarkupError`` for a name HTML cannot carry.
+/// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught, an
+///   ``InvalidMarkupError`` at an element among them; `CancellationError` when the task rendering
+///   is cancelled.
 public func render<C: Component>(
     _ component: C,
     as format: RenderFormat = .html,

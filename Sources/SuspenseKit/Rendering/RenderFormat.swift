@@ -9,14 +9,18 @@ public struct RenderFormat: Sendable, Hashable {
     let kind: Kind
 
     /// The resolved structure, one node per line with box-drawing indentation: user components
-    /// by type name, elements as tags, boundaries with their state. The golden format.
+    /// by type name, elements as tags, text quoted, boundaries with their state. The golden
+    /// format: controls in text, names, keys and errors are escaped (`\n`, `\u{1B}`).
     public static let tree = RenderFormat(kind: .tree)
-    /// The visible text only, block elements on their own lines: for a terminal.
+    /// The visible text, for a terminal: block elements on their own lines, a blank line around
+    /// those that hold blocks, list items marked `- `, ``RawHTML`` as its visible text, and every
+    /// control a terminal would act on written as an escape such as `\u{1B}`.
     public static let plain = RenderFormat(kind: .plain)
     /// HTML with text and attribute values escaped, on one line.
     public static let html = RenderFormat(kind: .html(pretty: false))
 
-    /// HTML, pretty-printed with block elements on their own indented lines when `pretty`.
+    /// HTML, pretty-printed with block elements on their own indented lines when `pretty`;
+    /// nothing is added inside `pre`, `textarea`, `script` or `style`.
     public static func html(pretty: Bool) -> RenderFormat {
         RenderFormat(kind: .html(pretty: pretty))
     }
@@ -26,7 +30,8 @@ extension Node {
     /// Renders this tree in `format`.
     ///
     /// Throws ``InvalidMarkupError`` when HTML is asked for and an element or attribute name
-    /// cannot be written as HTML, or a void element has children.
+    /// cannot be written as HTML, an attribute name comes twice, or a void element has children
+    /// (possible only in a tree built by hand: `render` and `resolve` fail at the element).
     public func rendered(as format: RenderFormat) throws -> String {
         try RenderTree(self).rendered(as: format)
     }

@@ -63,6 +63,9 @@ struct RenderTree {
 
     // MARK: Building
 
+    /// An empty tree, for a reader that fills it by hand (HTMLTextReader).
+    init() {}
+
     /// Opens an entry whose subtree ends at `close(_:)`.
     @inline(__always)
     private mutating func open(_ kind: Kind, _ a: Int32, _ b: Int32) -> Int {

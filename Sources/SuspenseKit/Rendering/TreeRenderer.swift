@@ -70,36 +70,42 @@ enum TreeRenderer {
             }
             output.append(UInt8(ascii: ">"))
         case .component:
-            output.append(contentsOf: tree.names[entry.a].utf8)
+            appendName(tree.names[entry.a], to: &output)
         case .fragment, .rawHTML, .suspense, .errorBoundary:
             output.append(contentsOf: label(of: tree.kind(of: entry), id: tree.boundaryID(of: entry)).utf8)
         }
     }
 
-    /// `quoted(text)`, appended as bytes: every character it escapes is ASCII.
-    /// Appends an element or attribute name; names are escaped too, so that a hand-built tree
-    /// with an invalid name still shows one node per line (valid names have nothing to escape).
+    /// Appends an element, attribute or component name; names are escaped too, so that a
+    /// hand-built tree with an invalid name still shows one node per line and sends no control
+    /// to the terminal (valid names have nothing to escape).
     private static func appendName(_ name: String, to output: inout [UInt8]) {
-        if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+        if name.utf8.contains(where: TerminalText.mayStartControl) {
             output.append(contentsOf: escaped(name).utf8)
         } else {
             output.append(contentsOf: name.utf8)
         }
     }
 
+    /// `quoted(text)`, appended as bytes.
     private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Common text: count what escaping adds (a backslash before `"`, `\\`, newline, return,
-        // tab), grow the buffer once and write through a pointer. Other control characters,
-        // rare, take the byte-by-byte path below.
+        // tab), grow the buffer once and write through a pointer. Other controls (see
+        // TerminalText), rare, take the byte-by-byte path below.
         var extra = 0
         var isCommon = true
-        for byte in text where byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+        for index in text.indices {
+            let byte = text[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 extra &+= 1
-            default:
-                isCommon = false
+            } else if TerminalText.mayStartControl(byte) {
+                switch byte {
+                case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
+                    extra &+= 1
+                default:
+                    if TerminalText.controlLength(in: text, at: index) > 0 { isCommon = false }
+                }
             }
         }
         if isCommon {
@@ -132,12 +138,11 @@ enum TreeRenderer {
             output.append(UInt8(ascii: "\""))
             return
         }
-        for byte in text {
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
             switch byte {
-            case UInt8(ascii: "\""):
-                output.append(UInt8(ascii: "\\"))
-                output.append(byte)
-            case UInt8(ascii: "\\"):
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                 output.append(UInt8(ascii: "\\"))
                 output.append(byte)
             case UInt8(ascii: "\n"):
@@ -149,11 +154,17 @@ enum TreeRenderer {
             case UInt8(ascii: "\t"):
                 output.append(UInt8(ascii: "\\"))
                 output.append(UInt8(ascii: "t"))
-            case 0..<0x20, 0x7F:
-                output.append(contentsOf: ("\\u{" + String(byte, radix: 16) + "}").utf8)
             default:
+                let length = TerminalText.mayStartControl(byte) ? TerminalText.controlLength(in: text, at: index) : 0
+                if length > 0 {
+                    TerminalText.appendEscape(
+                        TerminalText.controlValue(in: text, at: index, length: length), to: &output)
+                    index += length
+                    continue
+                }
                 output.append(byte)
             }
+            index += 1
         }
         output.append(UInt8(ascii: "\""))
     }
@@ -178,7 +189,7 @@ enum TreeRenderer {
             }
             return label + ">"
         case .component(let name):
-            return name
+            return escaped(name)
         case .suspense(.resolved):
             return "Suspense" + id + " [resolved]"
         case .suspense(.pending(let queries)):
@@ -193,8 +204,8 @@ enum TreeRenderer {
         }
     }
 
-    /// A string in double quotes, with quotes, backslashes and control characters escaped so
-    /// that one node always stays on one line.
+    /// A string in double quotes, with quotes, backslashes and controls escaped so that one node
+    /// always stays on one line and sends nothing a terminal would act on (see TerminalText).
     static func quoted(_ text: String) -> String {
         "\"" + escaped(text, quote: true) + "\""
     }
@@ -209,8 +220,8 @@ enum TreeRenderer {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            case _ where TerminalText.isControl(scalar.value):
+                TerminalText.appendEscape(scalar.value, to: &result)
             default: result.unicodeScalars.append(scalar)
             }
         }

@@ -71,8 +71,10 @@ public final class _Resolver {
     /// Whether the shell was reported: changes are reported only after it.
     var shellSent = false
     var naming = TypeNaming()
-    /// The last tag whose name was checked, so that a list of one tag checks it once.
-    private var lastCheckedTag: String?
+    /// The last tag whose name was checked, so that a list of one tag checks it once, and
+    /// whether it is void.
+    @exclusivity(unchecked) private var lastCheckedTag: String?
+    @exclusivity(unchecked) private var lastCheckedTagIsVoid = false
     /// Set when an error reached the root; the render stops and throws it.
     var fatalError: RenderError?
     /// The caught failures reported to `onError` handlers so far; see `reportCaught`.
@@ -241,18 +243,19 @@ public final class _Resolver {
     @usableFromInline
     func resolveElement(tag: String, attributes: [Attribute], content: (_Resolver) throws -> Void) throws {
         try checkDepth(context.depth + 1, "<\(tag)>")
-        // A name HTML cannot carry is an error at the element, routed to its ErrorBoundary,
-        // rather than a render that fails only when HTML is asked for.
+        // A name HTML cannot carry, or an attribute given twice, is an error at the element,
+        // routed to its ErrorBoundary, rather than a render that fails only when HTML is asked for.
         if tag != lastCheckedTag || !attributes.isEmpty {
             do {
                 try HTMLNames.checkTag(tag)
-                for attribute in attributes {
-                    try HTMLNames.checkAttribute(attribute.name, tag: tag)
-                }
+                try HTMLNames.checkAttributes(attributes, tag: tag)
             } catch {
                 throw located(error, at: context.path)
             }
-            lastCheckedTag = tag
+            if tag != lastCheckedTag {
+                lastCheckedTag = tag
+                lastCheckedTagIsVoid = HTMLNames.isVoid(tag)
+            }
         }
         let node = nodes.appendElement(tag: tag, attributes: attributes, to: context.parent)
         let saved = context.parent
@@ -263,7 +266,23 @@ public final class _Resolver {
             context.parent = saved
             context.depth = savedDepth
         }
+        if lastCheckedTagIsVoid {  // this tag's, since nothing else was checked since
+            try resolveVoidContent(tag, node, content)
+        } else {
+            try content(self)
+        }
+    }
+
+    /// Resolves a void element's content, which may leave no node (an empty Group, an `if` that
+    /// is false); anything else is an error at the element, in every format. Content that
+    /// suspended counts too, checked now in its pass: it could not be checked when it later
+    /// resolves. Out of line, so that other elements pay for nothing but the test of `isVoid`.
+    @inline(never)
+    private func resolveVoidContent(_ tag: String, _ node: NodeArena.ID, _ content: (_Resolver) throws -> Void) throws {
         try content(self)
+        if nodes.records[Int(node)].first >= 0 {
+            throw located(nodes.voidElementError(tag, childrenOf: node), at: context.path)
+        }
     }
 
     /// Fails, at the current path, when a level at `depth` would nest deeper than

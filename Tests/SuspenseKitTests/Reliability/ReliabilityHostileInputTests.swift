@@ -148,13 +148,50 @@ struct ReliabilityHostileInputTests {
     @Test func hostileTextStaysOnOneLineInTheTreeFormat() async throws {
         for hostile in Self.corpus where hostile.utf8.count < 1_000 {
             let node = try await resolve(Element("p", attributes: [Attribute("title", hostile)]) { Text(hostile) })
-            let lines = try node.rendered(as: .tree).split(separator: "\n", omittingEmptySubsequences: false)
+            let tree = try node.rendered(as: .tree)
+            let lines = tree.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.count == 2, "\(hostile.debugDescription)")
-            #expect(try node.rendered(as: .plain) == hostile)
+            #expect(!tree.unicodeScalars.contains(where: Self.actsOnATerminal), "\(hostile.debugDescription)")
+            #expect(try node.rendered(as: .plain) == Self.terminalSafe(hostile), "\(hostile.debugDescription)")
+        }
+    }
+
+    @Test func hostileMarkupShowsNoControlInPlainText() async throws {
+        for hostile in Self.corpus where hostile.utf8.count < 1_000 {
+            let plain = try Node(.rawHTML(hostile)).rendered(as: .plain)
+            #expect(!plain.unicodeScalars.contains(where: Self.actsOnATerminal), "\(hostile.debugDescription)")
+            #expect(!plain.unicodeScalars.contains("\r"), "\(hostile.debugDescription)")
         }
     }
 
     // MARK: Helpers
+
+    /// Whether a terminal acts on `scalar` instead of showing it: a C0 control other than newline
+    /// and tab (a carriage return may only end a line), DEL, a C1 control, a bidirectional
+    /// embedding, override or isolate.
+    static func actsOnATerminal(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09, 0x0D: return false
+        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// What `.plain` shows of text: each scalar a terminal acts on as `\u{…}`, a carriage
+    /// return kept only before a newline.
+    static func terminalSafe(_ text: String) -> String {
+        var result = ""
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            let crlf = scalar == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n"
+            if (scalar == "\r" && !crlf) || actsOnATerminal(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16).uppercased() + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 
     /// Noncharacters cannot be written as literals.
     private static func scalars(_ values: UInt32...) -> String {
@@ -164,8 +201,10 @@ struct ReliabilityHostileInputTests {
     private func randomTree(_ random: inout ReliabilityRandom, depth: Int) -> ReliabilityHarness.Desc {
         func hostile() -> String { Self.corpus[random.int(0...(Self.corpus.count - 1))] }
         let tag = Self.validTags[random.int(0...(Self.validTags.count - 1))]
+        // Names drawn without replacement: a name given twice is an error at the element.
+        var names = Self.validAttributes
         let attributes = (0..<random.int(0...3)).map { _ in
-            Attribute(Self.validAttributes[random.int(0...(Self.validAttributes.count - 1))], hostile())
+            Attribute(names.remove(at: random.int(0...(names.count - 1))), hostile())
         }
         var children: [ReliabilityHarness.Desc] = []
         if !HTMLNames.isVoid(tag) {

@@ -5,6 +5,7 @@
 /// how the resolver schedules anything.
 ///
 /// It follows DESIGN.md's semantics:
+/// - an element with an attribute name given twice throws at the element;
 /// - a component reads its keys in order; the first failed key (or its own throw) is its error;
 ///   otherwise it shows its text and children;
 /// - a `Suspense` shows its content once resolved; since every query of a generated case ends,
@@ -106,6 +107,15 @@ enum ReliabilityModel {
             case .text(let text):
                 return Region(nodes: [.node(.text(text), [])])
             case .element(let tag, let attributes, let children):
+                // An attribute name given twice is an error at the element, before its children.
+                var seen: Set<String> = []
+                if let again = attributes.first(where: { !seen.insert($0.name.lowercased()).inserted }) {
+                    let thrown = Thrown(
+                        path: path,
+                        message: "duplicate attribute \"\(again.name)\" on <\(tag)>: it is given twice (HTML ignores "
+                            + "the letter case of attribute names), and a browser would keep only the first")
+                    return Region(thrown: thrown, errors: [thrown])
+                }
                 var region = list(children, pass, path, scope)
                 region.nodes = [.node(.element(tag: tag, attributes: attributes), region.nodes)]
                 return region

@@ -5,7 +5,7 @@
 //     swift run -c release --package-path Benchmarks SuspenseBench [--runs N] [--items N]
 //                                                                   [--memory-items N] [--no-plot]
 //                                                                   [--only 1,2,…]
-//     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline N
+//     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline N [TIMES]
 //     SuspenseBench --rss suspending|sleeping|static-html N TIMES
 //
 // Peak memory is measured in a fresh subprocess per subject (this executable with
@@ -148,7 +148,12 @@ func measureMemory(subject: String, items: Int) throws -> (peak: Int, output: In
 
 /// Runs one workload once, for `valgrind --tool=callgrind` (instruction counts are repeatable on
 /// a noisy machine): `SuspenseBench --profile static-html 20000`.
-func profile(_ workload: String, items: Int) async throws {
+func profile(_ workload: String, items: Int, times: Int = 1) async throws {
+    for _ in 1..<max(times, 1) { try await profileOnce(workload, items: items) }
+    try await profileOnce(workload, items: items, printing: true)
+}
+
+func profileOnce(_ workload: String, items: Int, printing: Bool = false) async throws {
     let output: String
     switch workload {
     case "baseline": output = Baseline.html(count: items)
@@ -159,7 +164,7 @@ func profile(_ workload: String, items: Int) async throws {
     case "shared": output = try await Workloads.sharedKey(count: items).output
     default: fatalError("unknown workload \(workload)")
     }
-    print(workload, items, output.utf8.count)
+    if printing { print(workload, items, output.utf8.count) }
 }
 
 /// Runs one workload `times` times in this process and prints the resident memory after each
@@ -215,8 +220,8 @@ struct SuspenseBench {
             try await residentMemory(arguments[1], items: items, times: times)
             return
         }
-        if arguments.first == "--profile", arguments.count == 3, let items = Int(arguments[2]) {
-            try await profile(arguments[1], items: items)
+        if arguments.first == "--profile", (3...4).contains(arguments.count), let items = Int(arguments[2]) {
+            try await profile(arguments[1], items: items, times: arguments.count == 4 ? Int(arguments[3]) ?? 1 : 1)
             return
         }
         let options = Options(arguments)

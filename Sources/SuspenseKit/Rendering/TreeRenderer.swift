@@ -8,7 +8,11 @@ enum TreeRenderer {
         // bytes) and a few levels of prefix: growing a large buffer costs more than reserving
         // address space that stays untouched.
         output.reserveCapacity(tree.bytes.count + tree.bytes.count / 4 + tree.entries.count * 28 + 64)
-        var prefix: [UInt8] = []
+        // The prefix and the branches are written from raw buffers: appending an array (or a
+        // slice of one) per line retained and released its storage every time, a fifth of the
+        // format's time.
+        var prefix = PrefixBuffer()
+        defer { prefix.deallocate() }
         let entries = tree.entries
         guard !entries.isEmpty else { return [] }
         // The top-level nodes: the root's children when it is the fragment of a resolved tree.
@@ -24,7 +28,7 @@ enum TreeRenderer {
             let end = Int(entries[top].end)
             open.removeAll(keepingCapacity: true)
             open.append((end, 0))
-            prefix.removeAll(keepingCapacity: true)
+            prefix.count = 0
             var index = top + 1
             while index < end {
                 while let last = open.last, last.end <= index { open.removeLast() }
@@ -32,12 +36,12 @@ enum TreeRenderer {
                 let entry = entries[index]
                 let isLast = Int(entry.end) == parent.end
                 output.append(UInt8(ascii: "\n"))
-                output.append(contentsOf: prefix[..<parent.prefixLength])
-                output.append(contentsOf: isLast ? lastBranch : branch)
+                output.append(contentsOf: UnsafeBufferPointer(start: prefix.bytes, count: parent.prefixLength))
+                append(isLast ? lastBranch : branch, to: &output)
                 appendLabel(of: entry, in: tree, to: &output)
                 if Int(entry.end) > index + 1 {
-                    prefix.removeSubrange(parent.prefixLength...)
-                    prefix.append(contentsOf: isLast ? space : bar)
+                    prefix.count = parent.prefixLength
+                    prefix.append(isLast ? space : bar)
                     open.append((Int(entry.end), prefix.count))
                 }
                 index += 1
@@ -47,10 +51,39 @@ enum TreeRenderer {
         return output
     }
 
-    private static let branch = Array("├─ ".utf8)
-    private static let lastBranch = Array("└─ ".utf8)
-    private static let bar = Array("│  ".utf8)
-    private static let space = Array("   ".utf8)
+    private static let branch: StaticString = "├─ "
+    private static let lastBranch: StaticString = "└─ "
+    private static let bar: StaticString = "│  "
+    private static let space: StaticString = "   "
+
+    @inline(__always)
+    private static func append(_ bytes: StaticString, to output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount))
+    }
+
+    /// The indentation of the current line, as bytes in a buffer of its own.
+    private struct PrefixBuffer {
+        var bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        var capacity = 256
+        var count = 0
+
+        mutating func append(_ piece: StaticString) {
+            let length = piece.utf8CodeUnitCount
+            if count + length > capacity {
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, count + length))
+                grown.update(from: bytes, count: count)
+                bytes.deallocate()
+                bytes = grown
+                capacity = max(capacity * 2, count + length)
+            }
+            (bytes + count).update(from: piece.utf8Start, count: length)
+            count += length
+        }
+
+        func deallocate() {
+            bytes.deallocate()
+        }
+    }
 
     /// Appends a node's label; text and elements, the nodes of every page, without building
     /// strings.
@@ -87,85 +120,46 @@ enum TreeRenderer {
         }
     }
 
-    /// `quoted(text)`, appended as bytes.
+    /// `quoted(text)`, appended as bytes: runs of plain bytes are copied whole, each escape is
+    /// written between them, in one pass.
     private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Common text: count what escaping adds (a backslash before `"`, `\\`, newline, return,
-        // tab), grow the buffer once and write through a pointer. Other controls (see
-        // TerminalText), rare, take the byte-by-byte path below.
-        var extra = 0
-        var isCommon = true
-        for index in text.indices {
-            let byte = text[index]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                extra &+= 1
-            } else if TerminalText.mayStartControl(byte) {
-                switch byte {
-                case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                    extra &+= 1
-                default:
-                    if TerminalText.controlLength(in: text, at: index) > 0 { isCommon = false }
-                }
-            }
-        }
-        if isCommon {
-            if extra == 0 {
-                output.append(contentsOf: text)
-            } else {
-                let start = output.count
-                output.append(contentsOf: repeatElement(0, count: text.count + extra))
-                output.withUnsafeMutableBufferPointer { buffer in
-                    var position = buffer.baseAddress! + start
-                    for byte in text {
-                        switch byte {
-                        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                            position[0] = UInt8(ascii: "\\")
-                            position[1] = byte
-                            position += 2
-                        case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                            position[0] = UInt8(ascii: "\\")
-                            position[1] =
-                                byte == UInt8(ascii: "\n")
-                                ? UInt8(ascii: "n") : byte == UInt8(ascii: "\r") ? UInt8(ascii: "r") : UInt8(ascii: "t")
-                            position += 2
-                        default:
-                            position.pointee = byte
-                            position += 1
-                        }
-                    }
-                }
-            }
-            output.append(UInt8(ascii: "\""))
-            return
-        }
+        var runStart = 0
         var index = 0
-        while index < text.count {
+        let count = text.count
+        while index < count {
             let byte = text[index]
+            let escape: UInt8
+            var length = 1
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(byte)
-            case UInt8(ascii: "\n"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(UInt8(ascii: "r"))
-            case UInt8(ascii: "\t"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(UInt8(ascii: "t"))
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): escape = byte
+            case UInt8(ascii: "\n"): escape = UInt8(ascii: "n")
+            case UInt8(ascii: "\r"): escape = UInt8(ascii: "r")
+            case UInt8(ascii: "\t"): escape = UInt8(ascii: "t")
             default:
-                let length = TerminalText.mayStartControl(byte) ? TerminalText.controlLength(in: text, at: index) : 0
-                if length > 0 {
-                    TerminalText.appendEscape(
-                        TerminalText.controlValue(in: text, at: index, length: length), to: &output)
-                    index += length
+                // Other controls (see TerminalText) are rare: `\u{…}`.
+                guard TerminalText.mayStartControl(byte) else {
+                    index += 1
                     continue
                 }
-                output.append(byte)
+                length = TerminalText.controlLength(in: text, at: index)
+                guard length > 0 else {
+                    index += 1
+                    continue
+                }
+                escape = 0
             }
-            index += 1
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
+            if escape == 0 {
+                TerminalText.appendEscape(TerminalText.controlValue(in: text, at: index, length: length), to: &output)
+            } else {
+                output.append(UInt8(ascii: "\\"))
+                output.append(escape)
+            }
+            index += length
+            runStart = index
         }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<count]))
         output.append(UInt8(ascii: "\""))
     }
 

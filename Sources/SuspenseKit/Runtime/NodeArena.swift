@@ -42,6 +42,13 @@ struct NodeArena {
     var names = NameTable()
     var attributeLists: [[Attribute]] = []
 
+    /// Reserves room for a render the size of `hint` (the last render of the same root type),
+    /// so that a page rendered again and again grows its buffers once, not by doubling.
+    mutating func reserve(_ hint: RenderSizeHints.Size) {
+        records.reserveCapacity(hint.records)
+        bytes.reserveCapacity(hint.bytes)
+    }
+
     /// Adds a fragment that is nobody's child yet.
     mutating func makeFragment() -> ID {
         add(Record(a: 0, b: 0, kind: .fragment))
@@ -115,8 +122,12 @@ struct NodeArena {
 
     private mutating func store(_ string: String) -> (Int32, Int32) {
         let offset = bytes.count
-        var string = string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
+        // Native strings lend their bytes without a copy of the string (`withUTF8` needs a
+        // mutable copy, a retain and a release per text).
+        if string.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            var string = string
+            string.withUTF8 { bytes.append(contentsOf: $0) }
+        }
         precondition(bytes.count <= Int(Int32.max), "a render cannot hold more than 2 GiB of text")
         return (Int32(truncatingIfNeeded: offset), Int32(truncatingIfNeeded: bytes.count - offset))
     }

@@ -18,7 +18,7 @@ public import SuspenseKit
 public func assertRender<C: Component>(
     of component: C,
     as format: SnapshotFormat,
-    outcomes: QueryOutcomes = [:],
+    outcomes: FixedOutcomes = [:],
     matches expected: String,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -36,7 +36,7 @@ public func assertRender<C: Component>(
 func verifyRender<C: Component>(
     of component: C,
     as format: SnapshotFormat,
-    outcomes: QueryOutcomes,
+    outcomes: FixedOutcomes,
     matches expected: String,
     isolation: isolated (any Actor)? = #isolation
 ) async -> String? {

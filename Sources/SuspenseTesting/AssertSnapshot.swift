@@ -33,7 +33,7 @@ public import SuspenseKit
 public func assertSnapshot<C: Component>(
     of component: C,
     as format: SnapshotFormat,
-    outcomes: QueryOutcomes = [:],
+    outcomes: FixedOutcomes = [:],
     named name: String? = nil,
     record: SnapshotRecordMode? = nil,
     fileID: StaticString = #fileID,
@@ -64,7 +64,7 @@ public func assertSnapshot<C: Component>(
 func verifySnapshot<C: Component>(
     of component: C,
     as format: SnapshotFormat,
-    outcomes: QueryOutcomes,
+    outcomes: FixedOutcomes,
     named name: String?,
     record: SnapshotRecordMode?,
     filePath: String,

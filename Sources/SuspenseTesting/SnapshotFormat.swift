@@ -53,7 +53,7 @@ public struct SnapshotFormat: Sendable {
     /// discovery order, so that the output does not depend on which query finishes first.
     func snapshot<C: Component>(
         of component: C,
-        outcomes: QueryOutcomes,
+        outcomes: FixedOutcomes,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> String {
         let options = RenderOptions(deliveryOrder: .discovery)

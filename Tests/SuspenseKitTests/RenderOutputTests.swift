@@ -13,7 +13,7 @@ struct RenderOutputTests {
 
     func cacheWithForever() -> QueryCache {
         let cache = QueryCache()
-        cache.suspendForever("forever")
+        cache.stub("forever", with: .pending)
         return cache
     }
 

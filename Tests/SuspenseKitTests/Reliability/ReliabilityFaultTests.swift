@@ -135,7 +135,7 @@ struct ReliabilityFaultTests {
 
         // The content never resolves: the Suspense keeps its fallback, which resolved itself.
         let cache = QueryCache()
-        cache.suspendForever("content")
+        cache.stub("content", with: .pending)
         let pending = try await resolve(
             Suspense {
                 try ReliabilityReader("content") { "never runs" }
@@ -150,7 +150,7 @@ struct ReliabilityFaultTests {
 
         // The fallback never resolves: the render still ends, with the content.
         let stuck = QueryCache()
-        stuck.suspendForever("fallback")
+        stuck.stub("fallback", with: .pending)
         let resolved = try await resolve(
             Suspense {
                 try ReliabilityReader("content") { try await ledger.run("content") { "content" } }
@@ -201,7 +201,7 @@ struct ReliabilityFaultTests {
 
     @Test func theRootSuspendedForeverFailsClearly() async throws {
         let cache = QueryCache()
-        cache.suspendForever("config")
+        cache.stub("config", with: .pending)
         let error = try await #require(throws: RenderError.self) {
             try await resolve(Group { try ReliabilityReader("config") { "never runs" } }, cache: cache)
         }

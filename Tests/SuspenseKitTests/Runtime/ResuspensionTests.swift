@@ -129,8 +129,8 @@ import Testing
             var body: some Component { Text("never") }
         }
         let cache = QueryCache()
-        cache.suspendForever("a\n2")
-        cache.suspendForever("b\n2")
+        cache.stub("a\n2", with: .pending)
+        cache.stub("b\n2", with: .pending)
         let page = Suspense {
             try TwoStep("a", milliseconds: 40)
             try TwoStep("b", milliseconds: 1)
@@ -155,7 +155,7 @@ import Testing
             var body: some Component { Text("never") }
         }
         let cache = QueryCache()
-        cache.suspendForever("forever")
+        cache.stub("forever", with: .pending)
         // The root waits on a query that never ends, and a Suspense on a key that never resolves.
         let page = try Group {
             try Endless(started: started)

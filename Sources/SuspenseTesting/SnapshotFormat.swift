@@ -85,7 +85,7 @@ public struct SnapshotFormat: Sendable {
                 if text == previous { continue }
                 previous = text
                 number += 1
-                let cause = frame.cause == "initial" ? "initial" : "after \(frame.cause)"
+                let cause = frame.cause == .shell ? "initial" : "after \(frame.cause)"
                 lines.append("── frame \(number): \(cause) ──")
                 lines.append(text)
             }

@@ -19,7 +19,7 @@ import Testing
             cache: cache,
             options: discovery
         )
-        #expect(frames.map(\.cause) == ["initial", "member/1"])
+        #expect(frames.map(\.cause) == [.shell, .query("member/1")])
         #expect(try frames[0].node.rendered(as: .plain) == "Loading…")
         #expect(try frames[1].node.rendered(as: .plain) == "Hi, I am Ann.")
         #expect(cache.value(for: "member/1", as: Member.self)?.name == "Ann")

@@ -27,7 +27,7 @@ import Testing
         }
         let frames = try await resolveFrames(page, cache: cache)
         #expect(try frames.map { try $0.node.rendered(as: .plain) } == ["inner…", "outer…", "recovered"])
-        #expect(frames.map(\.cause) == ["initial", "late", "recovery"])
+        #expect(frames.map(\.cause) == [.shell, .query("late"), .query("recovery")])
         #expect(
             try frames.last?.node.rendered(as: .tree) == """
                 Suspense #0 [resolved]

@@ -2,7 +2,7 @@ public import SuspenseKit
 
 /// Renders `component` and compares the text with `expected`, failing the running test at the
 /// call site with a line diff when they differ. The inline form of
-/// ``assertSnapshot(of:as:outcomes:named:record:fileID:filePath:testName:line:column:)``.
+/// ``assertSnapshot(of:as:outcomes:named:record:fileID:filePath:testName:line:column:isolation:)``.
 ///
 /// Trailing newlines are ignored on both sides, so a multi-line string literal fits as written.
 /// - Parameters:
@@ -31,7 +31,7 @@ public func assertRender<C: Component>(
     }
 }
 
-/// The work of ``assertRender(of:as:outcomes:matches:fileID:filePath:line:column:)`` without the
+/// The work of ``assertRender(of:as:outcomes:matches:fileID:filePath:line:column:isolation:)`` without the
 /// reporting: the failure message, or `nil` when the rendering matches.
 func verifyRender<C: Component>(
     of component: C,

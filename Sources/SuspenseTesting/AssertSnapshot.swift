@@ -59,7 +59,7 @@ public func assertSnapshot<C: Component>(
     }
 }
 
-/// The work of ``assertSnapshot(of:as:outcomes:named:record:fileID:filePath:testName:line:column:)``
+/// The work of ``assertSnapshot(of:as:outcomes:named:record:fileID:filePath:testName:line:column:isolation:)``
 /// without the reporting: the failure message, or `nil` when the snapshot matches.
 func verifySnapshot<C: Component>(
     of component: C,

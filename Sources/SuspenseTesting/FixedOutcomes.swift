@@ -12,11 +12,11 @@ public import SuspenseKit
 /// ```
 ///
 /// Each outcome replaces the query's closure and is delivered through the normal query path
-/// (see ``SuspenseKit/QueryCache/stub(_:with:)``): the fallback is rendered first, then the
+/// (see `QueryCache.stub(_:with:)`): the fallback is rendered first, then the
 /// value or failure, exactly as with a real query. A keyless promise is matched by its label in
 /// the `.tree` format, such as `"Promise<User>"`. Queries without an outcome run for real.
 ///
-/// Named so as not to be read as ``SuspenseKit/QueryOutcome``, the outcome of one query, which
+/// Named so as not to be read as `QueryOutcome`, the outcome of one query, which
 /// it holds one of per key.
 public struct FixedOutcomes: Sendable, ExpressibleByDictionaryLiteral {
     /// The outcomes, in the order given.
@@ -42,7 +42,7 @@ public struct FixedOutcomes: Sendable, ExpressibleByDictionaryLiteral {
     }
 }
 
-/// The former name of ``FixedOutcomes``, one letter from SuspenseKit's ``SuspenseKit/QueryOutcome``.
+/// The former name of ``FixedOutcomes``, one letter from SuspenseKit's `QueryOutcome`.
 @available(*, deprecated, renamed: "FixedOutcomes")
 public typealias QueryOutcomes = FixedOutcomes
 

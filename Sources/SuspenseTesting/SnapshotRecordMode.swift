@@ -1,4 +1,4 @@
-/// When ``assertSnapshot(of:as:outcomes:named:record:fileID:filePath:testName:line:column:)``
+/// When ``assertSnapshot(of:as:outcomes:named:record:fileID:filePath:testName:line:column:isolation:)``
 /// writes golden files.
 ///
 /// Chosen per call with `record:`, or for a whole run with the environment variable

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A clock that moves only when a test advances it, for ``RenderOptions/clock``: timeouts,
+/// A clock that moves only when a test advances it, for `RenderOptions.clock`: timeouts,
 /// deadlines and retry backoff then fire exactly when the test says, and no test sleeps.
 ///
 /// ```swift

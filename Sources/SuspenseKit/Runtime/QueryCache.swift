@@ -1,5 +1,5 @@
 /// Where query results live: one per render by default, or shared between renders when the
-/// caller passes one to ``render(_:as:cache:options:)``.
+/// caller passes one to ``render(_:as:cache:options:isolation:)``.
 ///
 /// Renders sharing a cache share its queries too: a key already running for one render is
 /// joined by the others, so it runs once however many renders wait on it.

@@ -48,7 +48,8 @@ public final class TestClock: Clock, @unchecked Sendable {
     private var current = Instant(offset: .zero)
     private var sleepers: [Int: Sleeper] = [:]
     private var nextSleeper = 0
-    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var watchers: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+    private var nextWatcher = 0
 
     /// Creates a clock at time zero.
     public init() {}
@@ -108,23 +109,34 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     /// Waits until at least `count` tasks are sleeping on the clock: a render has armed its
-    /// timers, or a retried query has begun its backoff.
+    /// timers, or a retried query has begun its backoff. Returns early when the waiting task is
+    /// cancelled (by a test's time limit, say), so that a sleeper that never comes cannot hang
+    /// the test run.
     public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready: Bool = locked {
-                if sleepers.count >= count { return true }
-                watchers.append((count, continuation))
-                return false
+        let id: Int = locked {
+            nextWatcher += 1
+            return nextWatcher
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready: Bool = locked {
+                    if sleepers.count >= count || Task.isCancelled { return true }
+                    watchers[id] = (count, continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let watcher = locked { watchers.removeValue(forKey: id) }
+            watcher?.continuation.resume()
         }
     }
 
     /// The watchers whose count of sleepers is reached; called with the lock held.
     private func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-        let satisfied = watchers.filter { $0.count <= sleepers.count }
-        watchers.removeAll { $0.count <= sleepers.count }
-        return satisfied.map(\.continuation)
+        let satisfied = watchers.filter { $0.value.count <= sleepers.count }
+        for id in satisfied.keys { watchers[id] = nil }
+        return satisfied.values.map(\.continuation)
     }
 
     private func locked<Result>(_ body: () throws -> Result) rethrows -> Result {

@@ -180,7 +180,9 @@ private struct FallbackText: Component {
     var body: some Component { Text("…") }
 }
 
-@Suite struct OwnershipTests {
+/// A minute each at most: `TestClock.waitForSleepers` returns when the time limit cancels it.
+@Suite(.timeLimit(.minutes(1)))
+struct OwnershipTests {
     @Test func nothingARenderCapturedOutlivesIt() async throws {
         let live = LiveCount()
         let cache = QueryCache()

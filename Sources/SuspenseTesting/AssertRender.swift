@@ -18,7 +18,7 @@ public import SuspenseKit
 public func assertRender<C: Component>(
     of component: C,
     as format: SnapshotFormat,
-    outcomes: QueryOutcomes = [:],
+    outcomes: FixedOutcomes = [:],
     matches expected: String,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -31,12 +31,12 @@ public func assertRender<C: Component>(
     }
 }
 
-/// The work of ``assertRender(of:as:outcomes:matches:fileID:filePath:line:column:)`` without the
+/// The work of ``assertRender(of:as:outcomes:matches:fileID:filePath:line:column:isolation:)`` without the
 /// reporting: the failure message, or `nil` when the rendering matches.
 func verifyRender<C: Component>(
     of component: C,
     as format: SnapshotFormat,
-    outcomes: QueryOutcomes,
+    outcomes: FixedOutcomes,
     matches expected: String,
     isolation: isolated (any Actor)? = #isolation
 ) async -> String? {

@@ -11,13 +11,17 @@ public import SuspenseKit
 /// ```
 ///
 /// The golden file is `__Snapshots__/<TestFile>/<testName>.<n>.<ext>` next to the test file,
-/// where `<n>` counts the snapshots of the test from 1 (or is `name`). A missing file is
-/// recorded, and the test fails so that the new file gets read; see ``SnapshotRecordMode``.
+/// where `<n>` counts the snapshots of the test case from 1 (or is `name`). Under Swift
+/// Testing, a test of a suite other than the one the file is named after is prefixed with its
+/// suite (`OtherSuite.loaded.1.txt`), and a case of a parameterized test adds its arguments
+/// (`greets(Ann).1.txt`). Two tests that would take the same file fail, naming both. A missing
+/// file is recorded, and the test fails so that the new file gets read; see
+/// ``SnapshotRecordMode``.
 /// - Parameters:
 ///   - component: The root of the tree to render.
 ///   - format: How to render it: `.tree`, `.plain`, `.html`, `.html(pretty:)` or `.frames`.
 ///   - outcomes: Fixed outcomes for queries, by key; other queries run for real.
-///   - clock: The render's clock (``RenderOptions/clock``): a ``TestClock`` that the test
+///   - clock: The render's clock (`RenderOptions.clock`): a ``TestClock`` that the test
 ///     advances while the snapshot renders (`async let`), so that timeouts, retries and fallback
 ///     timing show without sleeping. `ContinuousClock` by default.
 ///   - name: Names the golden file in place of its number.
@@ -32,7 +36,7 @@ public import SuspenseKit
 public func assertSnapshot<C: Component>(
     of component: C,
     as format: SnapshotFormat,
-    outcomes: QueryOutcomes = [:],
+    outcomes: FixedOutcomes = [:],
     clock: (any Clock<Duration>)? = nil,
     named name: String? = nil,
     record: SnapshotRecordMode? = nil,
@@ -52,6 +56,7 @@ public func assertSnapshot<C: Component>(
         record: record,
         filePath: "\(filePath)",
         testName: testName,
+        test: SnapshotTestIdentity.current,
         environment: ProcessInfo.processInfo.environment
     )
     if let message {
@@ -64,18 +69,27 @@ public func assertSnapshot<C: Component>(
 func verifySnapshot<C: Component>(
     of component: C,
     as format: SnapshotFormat,
-    outcomes: QueryOutcomes,
+    outcomes: FixedOutcomes,
     clock: (any Clock<Duration>)? = nil,
     named name: String?,
     record: SnapshotRecordMode?,
     filePath: String,
     testName: String,
+    test: SnapshotTestIdentity? = nil,
     environment: [String: String],
+    session: SnapshotSession = .shared,
     isolation: isolated (any Actor)? = #isolation
 ) async -> String? {
-    // The file is chosen before rendering, so that a failed render keeps later numbers stable.
-    let file = SnapshotLocation(testFilePath: filePath, testName: testName)
-        .nextFile(named: name, pathExtension: format.pathExtension)
+    // The file is chosen and claimed before rendering, so that a failed render keeps later
+    // numbers stable, and a file another test took is never rendered into.
+    let location = SnapshotLocation(testFilePath: filePath, testName: testName, test: test)
+    let file: URL
+    do {
+        file = try location.nextFile(named: name, pathExtension: format.pathExtension, in: session)
+        try session.claim(file, by: location.owner)
+    } catch {
+        return error.description
+    }
     let mode: SnapshotRecordMode
     do {
         mode = try SnapshotRecordMode.resolve(record, environment: environment)
@@ -87,6 +101,11 @@ func verifySnapshot<C: Component>(
         actual = try await format.snapshot(of: component, outcomes: outcomes, clock: clock)
     } catch {
         return "Could not render the snapshot for \(file.path): \(error)"
+    }
+    do {
+        try session.note(actual, for: file, by: location.owner)
+    } catch {
+        return error.description
     }
     return SnapshotVerifier.verify(actual, against: file, mode: mode)
 }

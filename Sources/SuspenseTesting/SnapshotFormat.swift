@@ -15,16 +15,16 @@ public struct SnapshotFormat: Sendable {
     /// The extension of the golden file, without the dot: `txt` or `html`.
     public let pathExtension: String
 
-    /// The resolved structure (``SuspenseKit/RenderFormat/tree``), in a `.txt` file.
+    /// The resolved structure (`RenderFormat.tree`), in a `.txt` file.
     public static let tree = SnapshotFormat(kind: .final(.tree), pathExtension: "txt")
-    /// The visible text (``SuspenseKit/RenderFormat/plain``), in a `.txt` file.
+    /// The visible text (`RenderFormat.plain`), in a `.txt` file.
     public static let plain = SnapshotFormat(kind: .final(.plain), pathExtension: "txt")
     /// HTML on one line, in an `.html` file.
     public static let html = SnapshotFormat(kind: .final(.html), pathExtension: "html")
     /// Every state the tree passes through, each in the `.tree` format, in a `.txt` file.
     public static let frames = SnapshotFormat.frames(.tree)
 
-    /// The chunks of ``SuspenseKit/renderStream(_:cache:options:isolation:)`` in order, each
+    /// The chunks of `renderStream(_:cache:options:isolation:)` in order, each
     /// after a header line such as `── chunk 2 ──`, in a `.txt` file. Query results are applied
     /// in discovery order and fixed outcomes show their fallbacks first, so the chunks are the
     /// same on every run.
@@ -53,7 +53,7 @@ public struct SnapshotFormat: Sendable {
     /// discovery order, so that the output does not depend on which query finishes first.
     func snapshot<C: Component>(
         of component: C,
-        outcomes: QueryOutcomes,
+        outcomes: FixedOutcomes,
         clock: (any Clock<Duration>)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> String {
@@ -86,7 +86,7 @@ public struct SnapshotFormat: Sendable {
                 if text == previous { continue }
                 previous = text
                 number += 1
-                let cause = frame.cause == "initial" ? "initial" : "after \(frame.cause)"
+                let cause = frame.cause == .shell ? "initial" : "after \(frame.cause)"
                 lines.append("── frame \(number): \(cause) ──")
                 lines.append(text)
             }

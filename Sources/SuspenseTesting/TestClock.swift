@@ -1,6 +1,6 @@
 import Foundation
 
-/// A clock that moves only when a test advances it, for ``RenderOptions/clock``: timeouts,
+/// A clock that moves only when a test advances it, for `RenderOptions.clock`: timeouts,
 /// deadlines and retry backoff then fire exactly when the test says, and no test sleeps.
 ///
 /// ```swift
@@ -48,9 +48,12 @@ public final class TestClock: Clock, @unchecked Sendable {
     private var current = Instant(offset: .zero)
     private var sleepers: [Int: Sleeper] = [:]
     private var nextSleeper = 0
-    /// Tests waiting for sleepers: each with what it waits for, checked with the lock held.
-    private var watchers: [(isSatisfied: ([Int: Sleeper]) -> Bool, continuation: CheckedContinuation<Void, Never>)] =
-        []
+    /// Tests waiting for sleepers, by number: each with what it waits for, checked with the lock
+    /// held.
+    private var watchers:
+        [Int: (isSatisfied: ([Int: Sleeper]) -> Bool, continuation: CheckedContinuation<Void, Never>)] =
+            [:]
+    private var nextWatcher = 0
 
     /// Creates a clock at time zero.
     public init() {}
@@ -110,13 +113,16 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     /// Waits until at least `count` tasks are sleeping on the clock: a render has armed its
-    /// timers, or a retried query has begun its backoff.
+    /// timers, or a retried query has begun its backoff. Returns early when the waiting task is
+    /// cancelled (by a test's time limit, say), so that a sleeper that never comes cannot hang
+    /// the test run.
     public func waitForSleepers(_ count: Int = 1) async {
         await waitUntil { $0.count >= count }
     }
 
     /// Waits until a task sleeps until `offset` after the clock's creation: the one sleeper a
-    /// test means, when others come and go (a timer cancelled as its boundary resolves).
+    /// test means, when others come and go (a timer cancelled as its boundary resolves). Returns
+    /// early, like ``waitForSleepers(_:)``, when the waiting task is cancelled.
     ///
     /// ```swift
     /// await clock.waitForSleeper(dueAt: .milliseconds(200))   // the first backoff
@@ -128,25 +134,30 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     private func waitUntil(_ isSatisfied: @escaping ([Int: Sleeper]) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready: Bool = locked {
-                if isSatisfied(sleepers) { return true }
-                watchers.append((isSatisfied, continuation))
-                return false
+        let id: Int = locked {
+            nextWatcher += 1
+            return nextWatcher
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready: Bool = locked {
+                    if isSatisfied(sleepers) || Task.isCancelled { return true }
+                    watchers[id] = (isSatisfied, continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let watcher = locked { watchers.removeValue(forKey: id) }
+            watcher?.continuation.resume()
         }
     }
 
     /// The watchers now satisfied, taken out; called with the lock held.
     private func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-        var satisfied: [CheckedContinuation<Void, Never>] = []
-        watchers.removeAll { watcher in
-            guard watcher.isSatisfied(sleepers) else { return false }
-            satisfied.append(watcher.continuation)
-            return true
-        }
-        return satisfied
+        let satisfied = watchers.filter { $0.value.isSatisfied(sleepers) }
+        for id in satisfied.keys { watchers[id] = nil }
+        return satisfied.values.map(\.continuation)
     }
 
     private func locked<Result>(_ body: () throws -> Result) rethrows -> Result {

@@ -98,15 +98,19 @@ struct CacheLifetimeTests {
         let cache = QueryCache(lifetime: .milliseconds(10), clock: clock)
         cache.store("value", for: "a")
         cache.storeFailure(TestFailure("down"), for: "b")
-        cache.suspendForever("c")
+        cache.stub("c", with: .pending)
         clock.advance(by: .milliseconds(9))
         #expect(cache.value(for: "a", as: String.self) == "value")
         #expect(cache.contains("b"))
         clock.advance(by: .milliseconds(1))
         #expect(!cache.contains("a"))
         #expect(!cache.contains("b"))
-        // A key left pending for good does not expire: it holds no result.
-        #expect(cache.entry(for: "c") != nil)
+        // A key stubbed as pending for good does not expire: it holds no result.
+        #expect(cache.entry(for: "c") == nil)
+        guard case .pending? = cache.stubbedOutcome(for: "c") else {
+            Issue.record("the pending stub expired")
+            return
+        }
     }
 
     @Test func removingAValueMakesTheNextRenderRunTheQueryAgain() async throws {

@@ -110,7 +110,7 @@ private struct Shared: Component {
             }
         }
         let frames = try await resolveFrames(page, options: RenderOptions(deliveryOrder: .completion))
-        #expect(frames.map(\.cause) == ["initial", "a", "b"])
+        #expect(frames.map(\.cause) == [.shell, .query("a"), .query("b")])
         #expect(aEvaluations.value == 2)
         #expect(bEvaluations.value == 2)
     }
@@ -140,7 +140,7 @@ private struct Shared: Component {
             }
         }
         let frames = try await resolveFrames(page)
-        #expect(frames.map(\.cause) == ["initial", "first", "second"])
+        #expect(frames.map(\.cause) == [.shell, .query("first"), .query("second")])
         #expect(try frames.map { try $0.node.rendered(as: .html) } == ["1…2…", "first2…", "firstsecond"])
     }
 

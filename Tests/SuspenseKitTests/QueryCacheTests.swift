@@ -45,7 +45,7 @@ private struct Count: Component {
     @Test func aKeyLeftPendingForeverKeepsItsFallbackWhenTheRenderEnds() async throws {
         let runs = Counter()
         let cache = QueryCache()
-        cache.suspendForever("profile")
+        cache.stub("profile", with: .pending)
         let page = Group {
             Suspense {
                 try Profile(runs: runs)
@@ -65,10 +65,30 @@ private struct Count: Component {
 
     @Test func theRootSuspendedForeverIsAClearError() async throws {
         let cache = QueryCache()
-        cache.suspendForever("profile")
+        cache.stub("profile", with: .pending)
         let error = try await renderError(Element("div") { try Profile() }, cache: cache)
         #expect(error.underlying as? SuspenseError == .rootSuspendedForever(queries: ["profile"]))
         #expect(error.path == ["Profile"])
+    }
+
+    @Test func removingAKeyForgetsItsStubSoTheQueryRuns() async throws {
+        let runs = Counter()
+        let cache = QueryCache()
+        cache.stub("profile", with: .pending)
+        cache.removeValue(for: "profile")
+        #expect(try await render(Suspense { try Profile(runs: runs) }, as: .plain, cache: cache) == "fetched")
+        #expect(runs.value == 1)
+    }
+
+    /// The spelling `stub(_:with: .pending)` replaced; it still compiles and still works.
+    @available(*, deprecated)
+    @Test func suspendForeverStillLeavesAKeyPending() async throws {
+        let runs = Counter()
+        let cache = QueryCache()
+        cache.suspendForever("profile")
+        let tree = try await render(Suspense { try Profile(runs: runs) }, as: .tree, cache: cache)
+        #expect(tree == "Suspense #0 [pending: profile]\n└─ \"Loading…\"")
+        #expect(runs.value == 0)
     }
 
     @Test func readingAKeyAsAnotherTypeIsAClearError() async throws {
@@ -84,7 +104,7 @@ private struct Count: Component {
     @Test func entriesCanBeInspectedAndForgotten() {
         let cache = QueryCache()
         cache.store(1, for: "a")
-        cache.suspendForever("b")
+        cache.stub("b", with: .pending)
         #expect(cache.contains("a"))
         #expect(!cache.contains("b"))
         #expect(cache.value(for: "a", as: Int.self) == 1)

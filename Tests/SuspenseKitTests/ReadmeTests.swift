@@ -1,4 +1,5 @@
 import SuspenseKit
+import SuspenseTesting
 import Testing
 
 // The README's hero example, compiled and run as written there.
@@ -87,6 +88,23 @@ private struct Greetings: Component {
         let cache = QueryCache()
         #expect(try await render(Greetings(), as: .plain, cache: cache) == "Hello Ann\nBonjour Bob")
         #expect(cache.value(for: "name/2/fr", as: String.self) == "Bob")
+    }
+
+    /// The README's `render` with every argument, then `resolve` and `Node.rendered(as:)`. The
+    /// deadline is measured on a test clock, which never moves here: on a loaded machine the
+    /// real one could pass two seconds before the queries' 50 ms are over.
+    @Test func theRenderingExamplesGiveTheSamePageEveryWay() async throws {
+        let cache = QueryCache()  // shared by the renders that use it
+        let options = RenderOptions(deliveryOrder: .discovery, clock: TestClock(), deadline: .seconds(2))
+        let page = try await render(Page(), as: .html(pretty: true), cache: cache, options: options)
+        #expect(page.contains("Hi, my name is Ann."))
+        #expect(cache.value(for: "user/2", as: User.self)?.name == "Bob")
+        let node = try await resolve(Page(), cache: cache)
+        #expect(try node.rendered(as: .html(pretty: true)) == page)
+        #expect(try node.rendered(as: .plain) == "Hi, my name is Ann.\nHi, my name is Bob.")
+        cache.removeValue(for: "user/2")
+        #expect(cache.value(for: "user/2", as: User.self) == nil)
+        #expect(cache.value(for: "user/1", as: User.self)?.name == "Ann")
     }
 
     @Test func theHeroExamplePrintsWhatTheReadmeShows() async throws {

@@ -13,7 +13,7 @@ struct RenderOutputTests {
 
     func cacheWithForever() -> QueryCache {
         let cache = QueryCache()
-        cache.suspendForever("forever")
+        cache.stub("forever", with: .pending)
         return cache
     }
 
@@ -49,7 +49,7 @@ struct RenderOutputTests {
             Fixtures.Page(executions: Fixtures.Executions()), cache: cacheWithForever())
         var summary: [String] = []
         for frame in frames {
-            summary.append("== " + frame.cause)
+            summary.append("== \(frame.cause)")
             for line in try frame.node.rendered(as: .tree).split(separator: "\n")
             where line.contains("Suspense") || line.contains("ErrorBoundary") {
                 summary.append(String(line.drop(while: { "│├└─ ".contains($0) })))

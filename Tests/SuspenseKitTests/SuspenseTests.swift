@@ -82,7 +82,7 @@ private struct SuspendsInBody: Component {
             Text("Loading…")
         }
         let frames = try await resolveFrames(page)
-        #expect(frames.first?.cause == "initial")
+        #expect(frames.first?.cause == .shell)
         #expect(
             try frames.first?.node.rendered(as: .tree) == """
                 Suspense #0 [pending: user/1, user/2]
@@ -134,7 +134,7 @@ private struct SuspendsInBody: Component {
             Text("outer loading")
         }
         let frames = try await resolveFrames(page, options: RenderOptions(deliveryOrder: .completion))
-        #expect(frames.map(\.cause) == ["initial", "outer", "inner"])
+        #expect(frames.map(\.cause) == [.shell, .query("outer"), .query("inner")])
         #expect(
             try frames.map { try $0.node.rendered(as: .tree) } == [
                 """
@@ -169,7 +169,7 @@ private struct SuspendsInBody: Component {
         }
         let frames = try await resolveFrames(page)
         #expect(try frames.map { try $0.node.rendered(as: .plain) } == ["Loading…", "Hi, my name is Ann."])
-        #expect(frames.map(\.cause) == ["initial", "Promise<User>"])
+        #expect(frames.map(\.cause) == [.shell, .query("Promise<User>")])
         #expect(log.all == ["init(nil)", "init(Ann)"])
     }
 
@@ -246,7 +246,11 @@ private struct SuspendsInBody: Component {
                 <div>0.0<div>1.0<div>2.0</div><div>2.1</div></div><div>1.1<div>2.0</div><div>2.1</div></div></div>
                 """)
         // Each level's boundary appears exactly once pending on that level's queries, in order.
-        #expect(frames.map(\.cause) == ["initial", "level/0/0", "level/1/0", "level/1/1", "level/2/0", "level/2/1"])
+        #expect(
+            frames.map(\.cause) == [
+                .shell, .query("level/0/0"), .query("level/1/0"), .query("level/1/1"), .query("level/2/0"),
+                .query("level/2/1"),
+            ])
         #expect(
             try frames[1].node.rendered(as: .tree) == """
                 Suspense #0 [resolved]

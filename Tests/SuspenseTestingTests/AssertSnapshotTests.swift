@@ -9,13 +9,15 @@ import Testing
 @Suite struct AssertSnapshotTests {
     let greeting = Element("p") { Text("Hello") }
 
-    /// Runs the verification as if the test file were `<directory>/FakeTests.swift`.
+    /// Runs the verification as if the test file were `<directory>/FakeTests.swift`, by default
+    /// as a run of the tests of its own (so that a later call may record other text).
     func verify(
         _ component: some Component,
         in directory: URL,
         record: SnapshotRecordMode?,
         named name: String? = "greeting",
-        environment: [String: String] = [:]
+        environment: [String: String] = [:],
+        session: SnapshotSession = SnapshotSession()
     ) async -> String? {
         await verifySnapshot(
             of: component,
@@ -25,7 +27,8 @@ import Testing
             record: record,
             filePath: directory.appendingPathComponent("FakeTests.swift").path,
             testName: "greets()",
-            environment: environment
+            environment: environment,
+            session: session
         )
     }
 
@@ -105,7 +108,7 @@ import Testing
         try await withTemporaryDirectory { directory throws in
             _ = await verify(greeting, in: directory, record: .missing)
             let message = await verify(Text("Bye"), in: directory, record: nil, environment: ["SNAPSHOT_RECORD": "all"])
-            #expect(message != nil)
+            #expect(message?.contains("(record mode all)") == true)
             #expect(try contents(of: golden(in: directory)) == "Bye\n")
         }
     }
@@ -121,8 +124,9 @@ import Testing
 
     @Test func unnamedSnapshotsAreNumberedWithinATest() async throws {
         try await withTemporaryDirectory { directory throws in
-            _ = await verify(Text("one"), in: directory, record: .missing, named: nil)
-            _ = await verify(Text("two"), in: directory, record: .missing, named: nil)
+            let run = SnapshotSession()
+            _ = await verify(Text("one"), in: directory, record: .missing, named: nil, session: run)
+            _ = await verify(Text("two"), in: directory, record: .missing, named: nil, session: run)
             #expect(try contents(of: golden(in: directory, named: "1")) == "one\n")
             #expect(try contents(of: golden(in: directory, named: "2")) == "two\n")
         }

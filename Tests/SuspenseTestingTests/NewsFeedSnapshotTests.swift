@@ -13,7 +13,7 @@ struct NewsFeedSnapshotTests {
     let match = Article(title: "Home side wins", summary: "3–1 after extra time.")
 
     @Test func loaded() async {
-        let outcomes: QueryOutcomes = [
+        let outcomes: FixedOutcomes = [
             "headlines/en": .value([river]),
             "sports": .value([match]),
             "saved": .value([river]),
@@ -25,7 +25,7 @@ struct NewsFeedSnapshotTests {
 
     @Test func emptyAndFailed() async {
         // Nothing saved; opinion failed for good with an error that presents itself.
-        let outcomes: QueryOutcomes = [
+        let outcomes: FixedOutcomes = [
             "headlines/en": .value([river]),
             "sports": .value([match]),
             "saved": .value([Article]()),
@@ -38,7 +38,7 @@ struct NewsFeedSnapshotTests {
         // Headlines fail on every attempt: tried at 0, 200 ms and 600 ms, then the error shows.
         // Each step waits for the backoff to be armed, so the frames are the same on every run.
         let clock = TestClock()
-        let outcomes: QueryOutcomes = [
+        let outcomes: FixedOutcomes = [
             "headlines/en": .failure(FeedError.offline),
             "sports": .value([match]),
             "saved": .value([Article]()),
@@ -57,7 +57,7 @@ struct NewsFeedSnapshotTests {
     @Test func sportsCutOffByItsTimeout() async {
         // Sports never answers: past its one-second timeout the section says the scores are late.
         let clock = TestClock()
-        let outcomes: QueryOutcomes = [
+        let outcomes: FixedOutcomes = [
             "headlines/en": .value([river]),
             "sports": .pending,
             "saved": .value([Article]()),
@@ -70,7 +70,7 @@ struct NewsFeedSnapshotTests {
     }
 
     @Test func inFrench() async {
-        let outcomes: QueryOutcomes = [
+        let outcomes: FixedOutcomes = [
             "headlines/fr": .value([Article(title: "Le fleuve déborde", summary: "Les quais sont fermés.")]),
             "sports": .value([match]),
             "saved": .value([Article]()),

@@ -60,19 +60,19 @@ import Testing
     }
 
     @Test func suspenseShowsItsContentOnceEveryQueryResolved() async {
-        let outcomes: QueryOutcomes = ["member/1": .value(ann), "member/2": .value(bo)]
+        let outcomes: FixedOutcomes = ["member/1": .value(ann), "member/2": .value(bo)]
         await assertSnapshot(of: MembersPage(), as: .tree, outcomes: outcomes)
         await assertSnapshot(of: MembersPage(), as: .html(pretty: true), outcomes: outcomes)
     }
 
     @Test func suspenseShowsItsFallbackWhileAnyQueryIsPending() async {
-        let outcomes: QueryOutcomes = ["member/1": .value(ann), "member/2": .pending]
+        let outcomes: FixedOutcomes = ["member/1": .value(ann), "member/2": .pending]
         await assertSnapshot(of: MembersPage(), as: .tree, outcomes: outcomes)
         await assertSnapshot(of: MembersPage(), as: .html(pretty: true), outcomes: outcomes)
     }
 
     @Test func failedQueryReachesTheErrorBoundaryOutsideTheSuspense() async {
-        let outcomes: QueryOutcomes = ["member/1": .value(ann), "member/2": .failure(NotFound(key: "member/2"))]
+        let outcomes: FixedOutcomes = ["member/1": .value(ann), "member/2": .failure(NotFound(key: "member/2"))]
         await assertSnapshot(of: MembersPage(), as: .tree, outcomes: outcomes)
         await assertSnapshot(of: MembersPage(), as: .html(pretty: true), outcomes: outcomes)
     }
@@ -118,7 +118,7 @@ import Testing
         } fallback: {
             Text("Loading…")
         }
-        let outcomes: QueryOutcomes = ["member/1": .value(ann), "member/2": .failure(NotFound(key: "member/2"))]
+        let outcomes: FixedOutcomes = ["member/1": .value(ann), "member/2": .failure(NotFound(key: "member/2"))]
         await assertSnapshot(of: page, as: .tree, outcomes: outcomes)
         await assertSnapshot(of: page, as: .html, outcomes: outcomes)
     }

@@ -21,7 +21,7 @@ struct UserNotFound: Error, CustomStringConvertible {
     }
 
     @Test func loaded() async {
-        let outcomes: QueryOutcomes = ["Promise<User>": .value(User(name: "Ann"))]
+        let outcomes: FixedOutcomes = ["Promise<User>": .value(User(name: "Ann"))]
         await assertSnapshot(of: ContentView(), as: .frames, outcomes: outcomes)
         await assertSnapshot(of: ContentView(), as: .html, outcomes: outcomes)
     }

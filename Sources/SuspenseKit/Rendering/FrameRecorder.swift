@@ -1,11 +1,3 @@
-/// One state a tree passed through while it resolved.
-public struct RenderFrame: Sendable, Hashable {
-    /// What led to this state: `"initial"` for the shell, or the query whose result was applied.
-    public let cause: String
-    /// The tree in this state.
-    public let node: Node
-}
-
 /// The consumer behind ``resolveFrames(_:cache:options:isolation:)``: the shell is the first
 /// frame; each boundary event replaces that boundary's subtree in the previous frame (the rest
 /// is shared, not rebuilt), and each query result that changed something makes one frame.
@@ -14,7 +6,7 @@ final class FrameRecorder: RenderEventConsumer {
     private let emit: (RenderFrame) -> Void
     private var last: RenderFrame?
     private var current: Node?
-    private var cause = "initial"
+    private var cause = RenderFrame.Cause.shell
     private var changed = false
     /// Where each boundary stood when last seen: child indices from the root, as links that
     /// share their prefix (so indexing a deep tree costs one link per node, not a path each).
@@ -68,13 +60,13 @@ final class FrameRecorder: RenderEventConsumer {
             current = node
             locations = [:]
             index(node, at: nil)
-            append(RenderFrame(cause: "initial", node: node))
+            append(RenderFrame(cause: .shell, node: node))
         case .queryFinished(let label), .queryFailed(let label, _):
             flush()
-            cause = label
+            cause = .query(label)
         case .timedOut(let id, _):
             flush()
-            cause = "timeout of Suspense #\(id)"
+            cause = .timeout(id)
         case .resolved(let id, let tree), .suspended(let id, let tree), .waiting(let id, let tree),
             .caught(let id, let tree, _):
             guard let tree else { return }

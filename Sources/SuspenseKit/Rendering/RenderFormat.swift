@@ -68,6 +68,6 @@ extension Node: CustomStringConvertible {
 extension RenderFrame: CustomStringConvertible {
     /// The frame's cause and its tree in the `.tree` format, so that `print(frame)` reads.
     public var description: String {
-        "── \(cause == "initial" ? "initial" : "after \(cause)") ──\n\(node)"
+        "── \(cause == .shell ? "initial" : "after \(cause)") ──\n\(node)"
     }
 }

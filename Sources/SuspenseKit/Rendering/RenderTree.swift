@@ -3,9 +3,9 @@
 /// each entry knowing where its subtree ends. Walking it is a loop over one array, and building
 /// it allocates per page, not per node.
 ///
-/// Made from the resolver's ``NodeArena`` for ``render(_:as:cache:options:)`` and for render
+/// Made from the resolver's ``NodeArena`` for ``render(_:as:cache:options:isolation:)`` and for render
 /// events (a boundary's subtree), and from a ``Node``
-/// for ``Node/rendered(as:)``; turned into a ``Node`` for ``resolve(_:cache:options:)``.
+/// for ``Node/rendered(as:)``; turned into a ``Node`` for ``resolve(_:cache:options:isolation:)``.
 struct RenderTree {
     enum Kind: UInt8 {
         /// The root, entry 0, and only there.

@@ -1,6 +1,6 @@
 /// One node of a resolved tree: what renderers turn into text and HTML.
 ///
-/// Get one from ``resolve(_:cache:options:)``. The root is a ``Kind/fragment`` holding the
+/// Get one from ``resolve(_:cache:options:isolation:)``. The root is a ``Kind/fragment`` holding the
 /// top-level nodes; fragments appear nowhere else, because builder plumbing, ``Group`` and
 /// ``ForEach`` leave no node of their own.
 public struct Node: Sendable, Hashable {
@@ -44,7 +44,7 @@ public struct Node: Sendable, Hashable {
     fileprivate var storage: ChildStorage
 
     /// Creates a node. Renderers accept only trees whose element and attribute names are valid;
-    /// ``resolve(_:cache:options:)`` checks them, and so does rendering a tree built by hand.
+    /// ``resolve(_:cache:options:isolation:)`` checks them, and so does rendering a tree built by hand.
     public init(_ kind: Kind, children: [Node] = []) {
         self.kind = kind
         self.storage = children.isEmpty ? ChildStorage.empty : ChildStorage(children)

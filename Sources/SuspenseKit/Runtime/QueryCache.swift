@@ -1,14 +1,14 @@
 /// Where query results live: one per render by default, or shared between renders when the
-/// caller passes one to ``render(_:as:cache:options:)``.
+/// caller passes one to ``render(_:as:cache:options:isolation:)``.
 ///
 /// Renders sharing a cache share its queries too: a key already running for one render is
 /// joined by the others, so it runs once however many renders wait on it.
 ///
-/// Tests can fix a key's outcome before rendering: ``store(_:for:)`` gives it a value,
-/// ``storeFailure(_:for:)`` a failure, and ``suspendForever(_:)`` leaves it pending for good.
-/// Those are found at once, so the component never suspends. ``stub(_:with:)`` instead
-/// replaces the query itself: the component suspends, the fallback is shown, and the stubbed
-/// outcome arrives through the normal query path, as a real result would.
+/// Tests can fix a key's outcome before rendering: ``store(_:for:)`` gives it a value and
+/// ``storeFailure(_:for:)`` a failure, found at once, so the component never suspends.
+/// ``stub(_:with:)`` instead replaces the query itself: the component suspends, the fallback is
+/// shown, and the stubbed outcome arrives through the normal query path, as a real result
+/// would; `.pending` leaves the key pending for good.
 ///
 /// How long results are used is the cache's choice: ``FailureRetention`` says whether a failure
 /// is kept for later renders, and a `lifetime` makes values and failures expire on the cache's
@@ -116,6 +116,7 @@ public final class QueryCache: Sendable {
 
     /// Leaves `key` pending for good: its query never runs, and the ``Suspense`` waiting on it
     /// keeps showing its fallback when the render ends.
+    @available(*, deprecated, message: "use stub(key, with: .pending), which also matches a keyless promise's label")
     public func suspendForever(_ key: String) {
         state.withLock { $0.entries[key] = .pendingForever }
     }
@@ -177,13 +178,14 @@ public final class QueryCache: Sendable {
         }
     }
 
-    /// Forgets what is stored under `key` (a value, a failure, or a key left pending for good),
-    /// so that the next reader runs its query again. A run of the key in flight is not stopped:
-    /// its result is stored when it arrives.
+    /// Forgets what is stored or stubbed under `key` (a value, a failure, or an outcome fixed
+    /// with ``stub(_:with:)``), so that the next reader runs its query again. A run of the key
+    /// in flight is not stopped: its result is stored when it arrives.
     public func removeValue(for key: String) {
         state.withLock {
             $0.entries.removeValue(forKey: key)
             $0.storedAt.removeValue(forKey: key)
+            $0.stubs.removeValue(forKey: key)
         }
     }
 

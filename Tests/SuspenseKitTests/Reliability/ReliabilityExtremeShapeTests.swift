@@ -105,8 +105,9 @@ struct ReliabilityExtremeShapeTests {
         #expect(try chain?.rendered(as: .html(pretty: true)) == "end")
         let nest = try await resolve(ReliabilityNest(levels: 49_990))
         #expect(try nest.rendered(as: .html).utf8.count == 49_990 * "<div></div>".utf8.count + "leaf".utf8.count)
-        chain = nil  // tears down 100,000 levels on this cooperative thread without recursion
-        #expect(chain == nil)
+        // Tears down 100,000 levels on this cooperative thread: a teardown that recursed would
+        // overflow its stack and crash the test process here.
+        chain = nil
     }
 
     @Test func deepTreesInsideBoundariesAndUnderQueries() async throws {

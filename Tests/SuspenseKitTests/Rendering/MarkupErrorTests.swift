@@ -107,7 +107,7 @@ struct MarkupErrorTests {
         // The key never resolves: were the element waiting for its content, the Suspense would
         // stay pending; it fails at once instead, and the boundary shows its fallback.
         let cache = QueryCache()
-        cache.suspendForever("caption")
+        cache.stub("caption", with: .pending)
         let page = Suspense {
             ErrorBoundary {
                 try Element("img") { try Loaded("caption") }

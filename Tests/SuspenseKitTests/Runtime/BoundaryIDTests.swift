@@ -88,7 +88,7 @@ private struct SuspendingCard: Component {
 
     @Test func fallbacksAreNumberedApartFromContent() async throws {
         let cache = QueryCache()
-        cache.suspendForever("slow")
+        cache.stub("slow", with: .pending)
         let page = Suspense {
             ErrorBoundary { try Loaded("slow") }
         } fallback: {

@@ -84,7 +84,7 @@ private struct Thrower: Component {
         }
         let frames = try await resolveFrames(page)
         #expect(try frames.map { try $0.node.rendered(as: .plain) } == ["loading", "v:a"])
-        #expect(frames.map(\.cause) == ["initial", "a"])
+        #expect(frames.map(\.cause) == [.shell, .query("a")])
         #expect(evaluations.value == 2)
         #expect(runs.value == 1)
     }

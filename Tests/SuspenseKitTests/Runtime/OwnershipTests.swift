@@ -180,11 +180,13 @@ private struct FallbackText: Component {
     var body: some Component { Text("…") }
 }
 
-@Suite struct OwnershipTests {
+/// A minute each at most: `TestClock.waitForSleepers` returns when the time limit cancels it.
+@Suite(.timeLimit(.minutes(1)))
+struct OwnershipTests {
     @Test func nothingARenderCapturedOutlivesIt() async throws {
         let live = LiveCount()
         let cache = QueryCache()
-        cache.suspendForever("forever")
+        cache.stub("forever", with: .pending)
         for format in [RenderFormat.tree, .plain, .html] {
             _ = try await render(Page(live: live, count: 20), as: format, cache: cache)
             #expect(live.count.value == 0)
@@ -201,7 +203,7 @@ private struct FallbackText: Component {
     @Test func environmentValuesSetDuringARenderDoNotOutliveIt() async throws {
         let live = LiveCount()
         let cache = QueryCache()
-        cache.suspendForever("forever")
+        cache.stub("forever", with: .pending)
         let output = try await render(EnvironmentPage(live: live), as: .plain, cache: cache)
         #expect(output.hasPrefix("env/0env/1"))
         #expect(live.count.value == 0)
@@ -351,7 +353,7 @@ private struct FallbackText: Component {
 extension QueryCache {
     fileprivate static func forever() -> QueryCache {
         let cache = QueryCache()
-        cache.suspendForever("forever")
+        cache.stub("forever", with: .pending)
         return cache
     }
 }

@@ -172,7 +172,7 @@ private func events<C: Component>(
             init(runs: Counter, gate: Counter) throws {
                 value = try resolveValue(key: "shared") {
                     runs.increment()
-                    while gate.value == 0 { try await Task.sleep(for: .milliseconds(1)) }
+                    try await waitUntil("the gate to open") { gate.value > 0 }
                     return "v"
                 }
             }

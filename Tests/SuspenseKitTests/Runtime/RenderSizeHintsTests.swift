@@ -11,13 +11,18 @@ import Testing
         }
     }
 
+    private struct NeverRendered: Component {
+        var body: some Component { Text("never") }
+    }
+
     @Test func aRenderRecordsItsSizeForTheNextRenderOfItsRootType() async throws {
         _ = try await render(HintedList(count: 1_000), as: .html)
         let size = try #require(RenderSizeHints.size(of: HintedList.self))
         // A node per element and text, and every text's bytes.
         #expect(size.records >= 2_001)
         #expect(size.bytes >= "item 0".utf8.count * 1_000)
-        #expect(RenderSizeHints.size(of: Text.self) == nil)
+        // A type never rendered has no hint.
+        #expect(RenderSizeHints.size(of: NeverRendered.self) == nil)
     }
 
     @Test func anArenaReservesWhatTheHintSays() {

@@ -27,7 +27,7 @@ import Testing
         }
         let frames = try await resolveFrames(page, cache: cache)
         #expect(try frames.map { try $0.node.rendered(as: .plain) } == ["inner…", "outer…", "recovered"])
-        #expect(frames.map(\.cause) == ["initial", "late", "recovery"])
+        #expect(frames.map(\.cause) == [.shell, .query("late"), .query("recovery")])
         #expect(
             try frames.last?.node.rendered(as: .tree) == """
                 Suspense #0 [resolved]
@@ -129,8 +129,8 @@ import Testing
             var body: some Component { Text("never") }
         }
         let cache = QueryCache()
-        cache.suspendForever("a\n2")
-        cache.suspendForever("b\n2")
+        cache.stub("a\n2", with: .pending)
+        cache.stub("b\n2", with: .pending)
         let page = Suspense {
             try TwoStep("a", milliseconds: 40)
             try TwoStep("b", milliseconds: 1)
@@ -155,7 +155,7 @@ import Testing
             var body: some Component { Text("never") }
         }
         let cache = QueryCache()
-        cache.suspendForever("forever")
+        cache.stub("forever", with: .pending)
         // The root waits on a query that never ends, and a Suspense on a key that never resolves.
         let page = try Group {
             try Endless(started: started)

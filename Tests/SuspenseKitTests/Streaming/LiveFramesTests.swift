@@ -25,12 +25,12 @@ import Testing
         let gates = Gates()
         var frames = liveFrames(TwoCards(gates: gates)).makeAsyncIterator()
         let shell = try #require(try await frames.next())
-        #expect(shell.cause == "initial")
+        #expect(shell.cause == .shell)
         #expect(try shell.rendered(as: .plain) == "loading a\nloading b")
         #expect(shell.pendingQueries == ["a", "b"])
         gates.open("b")
         let second = try #require(try await frames.next())
-        #expect(second.cause == "b")
+        #expect(second.cause == .query("b"))
         #expect(try second.rendered(as: .plain) == "loading a\nb loaded")
         #expect(second.pendingQueries == ["a"])
         gates.open("a")
@@ -59,7 +59,7 @@ import Testing
         var live: [RenderFrame] = []
         for try await frame in liveFrames(Page(), options: options) { live.append(frame) }
         let collected = try await resolveFrames(Page(), options: options)
-        #expect(live.map(\.cause) == ["initial", "a", "b"])
+        #expect(live.map(\.cause) == [.shell, .query("a"), .query("b")])
         #expect(collected == live)
     }
 
@@ -76,7 +76,7 @@ import Testing
             }
         }
         var frames = liveFrames(Page(gates: gates)).makeAsyncIterator()
-        #expect(try await frames.next()?.cause == "initial")
+        #expect(try await frames.next()?.cause == .shell)
         gates.open("a")
         await #expect(throws: RenderError.self) { _ = try await frames.next() }
     }

@@ -156,7 +156,12 @@ struct TimeoutTests {
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(2))
         let failed = try #require(try await iterator.next())
-        #expect(failed.cause == "timeout of Suspense #0.0")
+        guard case .timeout(let id) = failed.cause else {
+            Issue.record("the frame's cause is \(failed.cause), not a timeout")
+            return
+        }
+        #expect(id.positions == [0, 0])
+        #expect(failed.cause.description == "timeout of Suspense #0.0")
         #expect(
             try failed.node.rendered(as: .tree).contains(
                 "ErrorBoundary #0 [caught: Page > ErrorBoundary > Suspense timed out"))

@@ -4,7 +4,7 @@ public import SuspenseKit
 /// states without network and without sleeping.
 ///
 /// ```swift
-/// let outcomes: QueryOutcomes = [
+/// let outcomes: FixedOutcomes = [
 ///     "user/1": .value(User(name: "Ann")),
 ///     "user/2": .failure(NotFound()),
 ///     "feed": .pending,
@@ -12,10 +12,13 @@ public import SuspenseKit
 /// ```
 ///
 /// Each outcome replaces the query's closure and is delivered through the normal query path
-/// (see ``SuspenseKit/QueryCache/stub(_:with:)``): the fallback is rendered first, then the
+/// (see `QueryCache.stub(_:with:)`): the fallback is rendered first, then the
 /// value or failure, exactly as with a real query. A keyless promise is matched by its label in
 /// the `.tree` format, such as `"Promise<User>"`. Queries without an outcome run for real.
-public struct QueryOutcomes: Sendable, ExpressibleByDictionaryLiteral {
+///
+/// Named so as not to be read as `QueryOutcome`, the outcome of one query, which
+/// it holds one of per key.
+public struct FixedOutcomes: Sendable, ExpressibleByDictionaryLiteral {
     /// The outcomes, in the order given.
     let outcomes: [(key: String, outcome: QueryOutcome)]
 
@@ -39,7 +42,11 @@ public struct QueryOutcomes: Sendable, ExpressibleByDictionaryLiteral {
     }
 }
 
-extension QueryOutcomes {
+/// The former name of ``FixedOutcomes``, one letter from SuspenseKit's `QueryOutcome`.
+@available(*, deprecated, renamed: "FixedOutcomes")
+public typealias QueryOutcomes = FixedOutcomes
+
+extension FixedOutcomes {
     /// Throws when an outcome was never used by a query of a render with `cache`, or was read as
     /// another type: a typo in a key would otherwise run the real query, and a wrong type would
     /// be recorded into a golden file as an error.

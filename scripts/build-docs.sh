@@ -19,7 +19,10 @@ elif ! command -v docc >/dev/null; then
     docc=("$(dirname "$(realpath "$(command -v swift)")")/docc")
 fi
 
-# Builds the package as usual, then extracts the public symbols of every module.
+# Builds the package as usual, then extracts the public symbols of every module. The dump covers
+# every module SwiftPM knows, the synthesized test module too, so the tests are built first (a
+# fresh checkout has none; `swift test` reuses this build).
+swift build --build-tests >/dev/null
 dump=$(swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols)
 graphs=$(sed -n 's/^Files written to //p' <<<"$dump")
 [[ -d "$graphs" ]] || {

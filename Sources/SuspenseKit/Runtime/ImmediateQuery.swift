@@ -51,7 +51,7 @@ extension QueryCache {
         let found: Found = state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(key) }
             if let entry = state.entry(key, now: now) { return .entry(entry) }
-            if state.inFlight[key] != nil || state.stubs[key] != nil { return .suspend }
+            if state.inFlight[key] != nil || (!state.stubs.isEmpty && state.stubs[key] != nil) { return .suspend }
             state.nextRun += 1
             state.inFlight[key] = InFlightQuery(run: state.nextRun, starter: mailbox)
             return .start(state.nextRun)
@@ -84,15 +84,16 @@ extension QueryCache {
                 self.complete(key, run: run, with: result)
             }
             let outcome: StartOutcome = state.withLock { state in
-                if state.inFlight[key]?.run == run {
-                    // Still running: from now on its result reaches the starter's mailbox too.
-                    state.inFlight[key]!.task = task
-                    state.inFlight[key]!.starter = nil
-                    state.inFlight[key]!.starterThread = nil
-                    return .running
-                }
-                if state.finishedAtOnce.remove(run) != nil, let entry = state.entries[key] {
+                // Finished at once (the common case): its result, without a lookup of the key.
+                if let entry = state.finishedAtOnce.removeValue(forKey: run) {
                     return .finishedAtOnce(entry)
+                }
+                if let index = state.inFlight.index(forKey: key), state.inFlight.values[index].run == run {
+                    // Still running: from now on its result reaches the starter's mailbox too.
+                    state.inFlight.values[index].task = task
+                    state.inFlight.values[index].starter = nil
+                    state.inFlight.values[index].starterThread = nil
+                    return .running
                 }
                 // It suspended, and finished on another thread before the start returned: the
                 // component suspends as for any query that suspended, and the result is

@@ -40,8 +40,8 @@ public final class QueryCache: Sendable {
         /// Outcomes a test fixed in place of running the query, by key or keyless-promise label.
         var stubs: [String: QueryOutcome] = [:]
         /// Runs started on the immediate path that finished before their start returned,
-        /// without suspending: their starter takes the value from `entries`.
-        var finishedAtOnce: Set<UInt64> = []
+        /// without suspending, with their result: their starter takes it from here.
+        var finishedAtOnce: [UInt64: Entry] = [:]
         /// While there are stubs: every key and label a render asked for, and each stubbed
         /// value that was not of the type its reader asked for.
         var asked: Set<String> = []
@@ -90,6 +90,20 @@ public final class QueryCache: Sendable {
         state = Locked(State(lifetime: lifetime))
         failureRetention = failures
         self.clock = lifetime == nil ? nil : RenderClock(clock)
+    }
+
+    /// How many results are stored.
+    var storedCount: Int {
+        state.withLock { $0.entries.count }
+    }
+
+    /// Reserves room for `count` results in an empty cache (a capacity hint), so that a render
+    /// storing thousands of results does not rehash its table as it grows.
+    func reserveIfEmpty(_ count: Int) {
+        guard count > 0 else { return }
+        state.withLock { state in
+            if state.entries.isEmpty { state.entries.reserveCapacity(count) }
+        }
     }
 
     /// The time on the cache's clock, when results expire; nil when they do not.

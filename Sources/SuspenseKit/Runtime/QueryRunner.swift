@@ -104,17 +104,22 @@ extension QueryCache {
     func complete(_ key: String, run: UInt64, with result: Result<any Sendable, any Error>) {
         let now = now()
         let mailboxes: [QueryMailbox]? = state.withLock { state in
-            guard var running = state.inFlight[key], running.run == run else { return nil }
-            state.inFlight[key] = nil
-            switch result {
-            case .success(let value): state.store(.value(value), for: key, now: now)
-            case .failure(let error): state.store(.failure(error), for: key, now: now)
+            // One lookup of the key for the run, one to store its result.
+            guard let index = state.inFlight.index(forKey: key), state.inFlight.values[index].run == run else {
+                return nil
             }
+            var running = state.inFlight.remove(at: index).value
+            let entry: Entry
+            switch result {
+            case .success(let value): entry = .value(value)
+            case .failure(let error): entry = .failure(error)
+            }
+            state.store(entry, for: key, now: now)
             if let starter = running.starter {
                 running.mailboxes[starter] = nil
                 // On the starter's thread while it starts the run: the query never suspended.
                 if let thread = running.starterThread, pthread_equal(thread, pthread_self()) != 0 {
-                    state.finishedAtOnce.insert(run)
+                    state.finishedAtOnce[run] = entry
                 }
             }
             return running.mailboxes.isEmpty ? nil : Array(running.mailboxes.values)

@@ -20,12 +20,19 @@ extension _Resolver {
         // Whatever happens, the render leaves every query it still waits on: a query no other
         // render waits on is cancelled, and stops before the render returns (past the deadline,
         // it is not waited for). Every timer is cancelled and waited for.
-        if let hint = RenderSizeHints.size(of: C.self) { resolver.nodes.reserve(hint) }
+        let cacheStartedEmpty = cache.storedCount == 0
+        if let hint = RenderSizeHints.size(of: C.self) {
+            resolver.nodes.reserve(hint)
+            if cacheStartedEmpty { cache.reserveIfEmpty(hint.queries) }
+        }
         do {
             try resolver.evaluateRoot(component)
             let tree = try await drive(resolver, runner: runner, timers: timers, options: options, consumer: consumer)
             RenderSizeHints.record(
-                .init(records: resolver.nodes.records.count, bytes: resolver.nodes.bytes.count), of: C.self)
+                .init(
+                    records: resolver.nodes.records.count, bytes: resolver.nodes.bytes.count,
+                    queries: cacheStartedEmpty ? cache.storedCount : 0),
+                of: C.self)
             await timers.stop()
             await runner.finish(waitingForCancelled: !resolver.deadlinePassed)
             return tree

@@ -11,6 +11,9 @@ enum RenderSizeHints {
     struct Size: Sendable {
         var records: Int
         var bytes: Int
+        /// How many results a render with an empty cache left stored in it (0 when its cache
+        /// was not empty to begin with).
+        var queries: Int = 0
     }
 
     private static let table = Locked<[ObjectIdentifier: Size]>([:])

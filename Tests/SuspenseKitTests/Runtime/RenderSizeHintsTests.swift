@@ -25,6 +25,42 @@ import Testing
         #expect(RenderSizeHints.size(of: NeverRendered.self) == nil)
     }
 
+    private struct KeyedList: Component {
+        let count: Int
+        var body: some Component {
+            ForEach(0..<count) { index in try KeyedItem(index: index) }
+        }
+    }
+
+    private struct KeyedItem: Component {
+        let value: Int
+        init(index: Int) throws {
+            value = try resolveValue(key: "hinted/\(index)") { index }
+        }
+        var body: some Component { Text("\(value)") }
+    }
+
+    @Test func aRenderWithAnEmptyCacheRecordsHowManyResultsItStored() async throws {
+        _ = try await render(KeyedList(count: 300), as: .plain)
+        #expect(RenderSizeHints.size(of: KeyedList.self)?.queries == 300)
+        // With a cache holding results already, the count says nothing about the page: none.
+        let cache = QueryCache()
+        cache.store(1, for: "unrelated")
+        _ = try await render(KeyedList(count: 300), as: .plain, cache: cache)
+        #expect(RenderSizeHints.size(of: KeyedList.self)?.queries == 0)
+    }
+
+    @Test func anEmptyCacheReservesRoomForTheHintedResults() {
+        let cache = QueryCache()
+        cache.reserveIfEmpty(5_000)
+        #expect(cache.state.withLock { $0.entries.capacity } >= 5_000)
+        cache.store(1, for: "a")
+        let full = QueryCache()
+        full.store(1, for: "a")
+        full.reserveIfEmpty(5_000)
+        #expect(full.state.withLock { $0.entries.capacity } < 5_000)
+    }
+
     @Test func anArenaReservesWhatTheHintSays() {
         var arena = NodeArena()
         arena.reserve(RenderSizeHints.Size(records: 5_000, bytes: 70_000))

@@ -94,7 +94,7 @@ private struct SuspendsInBody: Component {
     }
 
     @Test func aPendingPromiseWithNoSuspenseAboveItSuspendsTheRoot() async throws {
-        let page = try Element("div") { try UserCard(id: 7) }
+        let page = Element("div") { try UserCard(id: 7) }
         #expect(try await html(page) == "<div><p>Hi, my name is User 7.</p></div>")
     }
 

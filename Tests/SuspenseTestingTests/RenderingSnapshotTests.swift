@@ -142,7 +142,7 @@ import Testing
 
     @Test func queriesOfSiblingsInsideAnElementStartTogether() async {
         let page = Suspense {
-            try Element("div", attributes: ["class": "members"]) {
+            Element("div", attributes: ["class": "members"]) {
                 try MemberCard(id: 1)
                 try MemberCard(id: 2)
             }
@@ -164,7 +164,7 @@ import Testing
 
     @Test func typedSuspenseTakesTheValueOfAKeylessPromise() async {
         let page = Suspense { (member: Member?) in
-            try Element("p") {
+            Element("p") {
                 Text(try resolveValue(member) { () async throws -> Member in throw Unstubbed(key: "keyless") }.name)
             }
         }

@@ -49,7 +49,7 @@ private struct SuspendingCard: Component {
 
     @Test func idsAreTheSameOnEveryRunAndWhetherOrNotAnythingSuspended() async throws {
         let cache = QueryCache()
-        let page = try Group {
+        let page = Group {
             Card(key: "a")
             Suspense {
                 Card(key: "b")

@@ -133,8 +133,13 @@ import Testing
         } fallback: { error in
             Text("Outer caught: \(error)")
         }
+        let waiting = Suspense {
+            page
+        } fallback: {
+            Text("Loading…")
+        }
         await assertSnapshot(
-            of: page.suspense { Text("Loading…") },
+            of: waiting,
             as: .tree,
             outcomes: ["member/2": .failure(NotFound(key: "member/2"))]
         )

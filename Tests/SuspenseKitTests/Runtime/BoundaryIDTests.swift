@@ -80,7 +80,11 @@ private struct SuspendingCard: Component {
         let nested = try await resolve(
             Group {
                 Card(key: "a")
-                Card(key: "b").errorBoundary { _ in Text("wrapped elsewhere") }
+                ErrorBoundary {
+                    Card(key: "b")
+                } fallback: { _ in
+                    Text("wrapped elsewhere")
+                }
             })
         #expect(Array(ids(after).prefix(2)) == ids(before))
         #expect(ids(nested).first == ids(before).first)

@@ -56,6 +56,27 @@ extension _Resolver {
         try childFailed(failure.error, making: make)
     }
 
+    /// `childFailed(_:making:)` for a child made from an input.
+    @inlinable @inline(never)
+    func childFailed<Input, C: Component>(
+        _ error: any Error,
+        making make: @escaping (Input) throws -> C,
+        from input: Input
+    ) throws {
+        try childFailed(error, making: { try make(input) })
+    }
+
+    /// `resolveFailed(_:making:)` for a child made from an input.
+    @inlinable @inline(never)
+    func resolveFailed<Input, C: Component>(
+        _ error: any Error,
+        making make: @escaping (Input) throws -> C,
+        from input: Input
+    ) throws {
+        guard let failure = error as? BuildFailure else { throw error }
+        try childFailed(failure.error, making: make, from: input)
+    }
+
     /// Resolving a component's body threw `error`: a body that is a container itself (written
     /// with `return`, so not built by the builder) and kept what its closure threw means that the
     /// body failed, and its slot evaluates the body again. Any other error goes on up.

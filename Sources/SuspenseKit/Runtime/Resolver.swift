@@ -184,13 +184,13 @@ public final class _Resolver {
         do {
             component = try make(input)
         } catch {
-            try childFailed(error, making: { try make(input) })
+            try childFailed(error, making: make, from: input)
             return
         }
         do {
             try C._resolve(component, in: self)
         } catch {
-            try resolveFailed(error, making: { try make(input) })
+            try resolveFailed(error, making: make, from: input)
         }
     }
 

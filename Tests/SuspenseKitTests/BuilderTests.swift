@@ -51,7 +51,7 @@ private struct Sibling: Component {
 
     @Test func childrenAreEvaluatedOneByOneByTheResolverNotWhenTheBodyIsBuilt() async throws {
         let log = Log()
-        let group = try Group {
+        let group = Group {
             try Sibling("a", log: log)
             try Sibling("b", log: log)
         }
@@ -62,7 +62,7 @@ private struct Sibling: Component {
 
     @Test func aFailingChildDoesNotStopItsSiblingsFromBeingEvaluated() async throws {
         let log = Log()
-        let page = try Group {
+        let page = Group {
             ErrorBoundary {
                 try Sibling("a", log: log, fail: true)
             } fallback: { error in

@@ -229,8 +229,8 @@ private struct Thrower: Component {
         cache.stub("body", with: .value("body loaded"))
         let log = Log()
         let page = Suspense {
-            try Group { try Localized("shared", log: log) }.environment(\.locale, "fr")
-            try Group { try Localized("shared", log: log) }.environment(\.locale, "de")
+            Group { try Localized("shared", log: log) }.environment(\.locale, "fr")
+            Group { try Localized("shared", log: log) }.environment(\.locale, "de")
             try Localized("shared", log: log)
             Group { SuspendsInBody(key: "body") }.environment(\.theme, "dark")
         }
@@ -262,7 +262,7 @@ private struct Thrower: Component {
         }
         let seen = Log()
         let page = Suspense {
-            try Group { try Greeting(seen: seen) }.environment(\.locale, "fr")
+            Group { try Greeting(seen: seen) }.environment(\.locale, "fr")
             try Greeting(seen: seen)
         }
         .environment(\.theme, "dark")
@@ -277,7 +277,7 @@ private struct Thrower: Component {
         cache.stub("late", with: .value("loaded"))
         let first = Section {
             Suspense {
-                try Group { try Localized("late", log: Log()) }.environment(\.locale, "de")
+                Group { try Localized("late", log: Log()) }.environment(\.locale, "de")
             } fallback: {
                 Probe("fallback")
             }
@@ -318,14 +318,14 @@ private struct Thrower: Component {
         let page = Section {
             // Caught in the pass, thrown inside a subtree with another value.
             ErrorBoundary {
-                try Group { try Thrower() }.environment(\.locale, "de")
+                Group { try Thrower() }.environment(\.locale, "de")
             } fallback: { _ in
                 Probe("caught at once")
             }
             // Caught when the query's failure is applied, in the slot's place (another value).
             ErrorBoundary {
                 Suspense {
-                    try Group { try Localized("fails", log: Log()) }.environment(\.locale, "de")
+                    Group { try Localized("fails", log: Log()) }.environment(\.locale, "de")
                 }
             } fallback: { _ in
                 Probe("caught later")
@@ -371,7 +371,7 @@ private struct Thrower: Component {
         cache.stub("late", with: .value("loaded"))
         let log = Log()
         let page = Suspense {
-            try Group { try Localized("late", log: log) }.environment(\.locale, "fr")
+            Group { try Localized("late", log: log) }.environment(\.locale, "fr")
             Probe("static")
         }
         .environment(\.theme, "dark")
@@ -387,7 +387,7 @@ private struct Thrower: Component {
                 Group { Probe("item") }.environment(\.theme, "item \(index)")
             }
             Suspense {
-                try Group { try Localized("late", log: Log()) }.environment(\.locale, "fr")
+                Group { try Localized("late", log: Log()) }.environment(\.locale, "fr")
             }
             Probe("last")
         }

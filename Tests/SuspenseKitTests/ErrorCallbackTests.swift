@@ -188,7 +188,7 @@ private func logging(caught: Log, uncaught: Log) -> RenderOptions {
         for late in [false, true] {
             let caught = Log()
             let uncaught = Log()
-            let page = try Element("main") {
+            let page = Element("main") {
                 if late {
                     Suspense { try Failing("late", message: "nobody catches this") }
                 } else {

@@ -66,7 +66,7 @@ private struct Unparsable: PresentableError {
     @Test func aRenderErrorDescribesAPresentableErrorWithItsSuggestion() async throws {
         struct Page: Component {
             var body: some Component {
-                try Element("main") { try Throwing(Offline(suggestion: "Check your connection.")) }
+                Element("main") { try Throwing(Offline(suggestion: "Check your connection.")) }
             }
         }
         let error = try await renderError(Page())
@@ -83,7 +83,7 @@ private struct Unparsable: PresentableError {
                 ErrorBoundary #0 [caught: plain]
                 └─ "plain"
                 """)
-        let error = try await renderError(try Group { try Throwing(TestFailure("plain")) })
+        let error = try await renderError(Group { try Throwing(TestFailure("plain")) })
         #expect(error.description == "uncaught error in Throwing: plain")
     }
 

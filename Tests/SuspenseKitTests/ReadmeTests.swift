@@ -78,7 +78,7 @@ private struct Greetings: Component {
     var body: some Component {
         Suspense {
             try Greeting(id: 1)  // "Hello Ann": the default
-            try Group { try Greeting(id: 2) }.environment(\.locale, "fr")  // "Bonjour Bob"
+            Group { try Greeting(id: 2) }.environment(\.locale, "fr")  // "Bonjour Bob"
         }
     }
 }

@@ -94,7 +94,7 @@ private struct SuspendsInBody: Component {
     }
 
     @Test func aPendingPromiseWithNoSuspenseAboveItSuspendsTheRoot() async throws {
-        let page = try Element("div") { try UserCard(id: 7) }
+        let page = Element("div") { try UserCard(id: 7) }
         #expect(try await html(page) == "<div><p>Hi, my name is User 7.</p></div>")
     }
 
@@ -216,17 +216,37 @@ private struct SuspendsInBody: Component {
         #expect(log.all.isEmpty)
     }
 
-    @Test func theModifierFormWrapsAComponent() async throws {
-        let page = UserCardPlaceholder().suspense { Text("wait") }.errorBoundary { _ in Text("oops") }
+    @Test func theClosureFormCatchesWhatAnInitializerThrowsAtItsOwnBoundary() async throws {
+        // What `.suspense { }` on `try UserCard(id: 3)` could not do (the modifiers are
+        // unavailable): the inner boundary waits, the outer one shows its content meanwhile.
+        let page = Suspense {
+            Text("outer content")
+            Suspense {
+                try UserCard(id: 3)
+            } fallback: {
+                Text("inner loading")
+            }
+        } fallback: {
+            Text("outer loading")
+        }
+        let frames = try await resolveFrames(page)
         #expect(
-            try await tree(page) == """
-                ErrorBoundary #0
-                └─ Suspense #0.0 [resolved]
-                   └─ UserCardPlaceholder
-                      └─ UserCard
-                         └─ <p>
-                            └─ "Hi, my name is User 3."
-                """)
+            try frames.map { try $0.node.rendered(as: .tree) } == [
+                """
+                Suspense #0 [resolved]
+                ├─ "outer content"
+                └─ Suspense #0.1 [pending: user/3]
+                   └─ "inner loading"
+                """,
+                """
+                Suspense #0 [resolved]
+                ├─ "outer content"
+                └─ Suspense #0.1 [resolved]
+                   └─ UserCard
+                      └─ <p>
+                         └─ "Hi, my name is User 3."
+                """,
+            ])
     }
 
     @Test func everyComponentSuspendingAtEveryLevelStillResolves() async throws {
@@ -261,10 +281,6 @@ private struct SuspendsInBody: Component {
                          └─ "loading 1"
                 """)
     }
-}
-
-private struct UserCardPlaceholder: Component {
-    var body: some Component { try UserCard(id: 3) }
 }
 
 /// A tree in which every component suspends, at every level, each under its own Suspense.

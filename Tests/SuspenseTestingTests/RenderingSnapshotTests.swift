@@ -133,8 +133,13 @@ import Testing
         } fallback: { error in
             Text("Outer caught: \(error)")
         }
+        let waiting = Suspense {
+            page
+        } fallback: {
+            Text("Loading…")
+        }
         await assertSnapshot(
-            of: page.suspense { Text("Loading…") },
+            of: waiting,
             as: .tree,
             outcomes: ["member/2": .failure(NotFound(key: "member/2"))]
         )
@@ -142,7 +147,7 @@ import Testing
 
     @Test func queriesOfSiblingsInsideAnElementStartTogether() async {
         let page = Suspense {
-            try Element("div", attributes: ["class": "members"]) {
+            Element("div", attributes: ["class": "members"]) {
                 try MemberCard(id: 1)
                 try MemberCard(id: 2)
             }
@@ -164,7 +169,7 @@ import Testing
 
     @Test func typedSuspenseTakesTheValueOfAKeylessPromise() async {
         let page = Suspense { (member: Member?) in
-            try Element("p") {
+            Element("p") {
                 Text(try resolveValue(member) { () async throws -> Member in throw Unstubbed(key: "keyless") }.name)
             }
         }

@@ -12,9 +12,12 @@
 /// attribute name given twice in any letter case (`class` and `CLASS`). Each is routed like any
 /// other error to the nearest ``ErrorBoundary``: never markup.
 ///
-/// The content is built when the element is created, so that a static page costs no closure per
-/// element; content with `try` lines makes it `try Element(…) { try Child() }`, and the children
-/// are still evaluated one by one by the resolver.
+/// An element never needs `try`: in `Element("ul") { try UserCard(id: 1) }` the resolver makes
+/// each child, one at a time. The content is built when the element is made (no stored closure
+/// per element); what a statement of the closure throws, such as `let user = try resolveValue(…)`,
+/// is kept and thrown when the element is resolved, as though making it had thrown: a ``Promise``
+/// suspends the element, which is made again once its query has run. An element made once and
+/// kept, in a property, keeps what its content threw: make such elements where they are shown.
 public struct Element<Content: Component>: Component {
     public typealias Body = Never
 
@@ -22,7 +25,8 @@ public struct Element<Content: Component>: Component {
     public let tag: String
     /// The attributes, in the order written.
     public let attributes: [Attribute]
-    @usableFromInline let content: Content
+    /// The content, or what a statement of the builder closure threw.
+    @usableFromInline let content: BuiltContent<Content>
 
     /// Creates an element with children.
     /// - Parameters:
@@ -34,10 +38,10 @@ public struct Element<Content: Component>: Component {
         _ tag: String,
         attributes: KeyValuePairs<String, String> = [:],
         @ComponentBuilder content: () throws -> Content
-    ) rethrows {
+    ) {
         self.tag = tag
         self.attributes = attributes.map { Attribute($0.key, $0.value) }
-        self.content = try content()
+        self.content = BuiltContent(content)
     }
 
     /// Creates an element from a list of attributes built elsewhere.
@@ -50,16 +54,17 @@ public struct Element<Content: Component>: Component {
         _ tag: String,
         attributes: [Attribute],
         @ComponentBuilder content: () throws -> Content
-    ) rethrows {
+    ) {
         self.tag = tag
         self.attributes = attributes
-        self.content = try content()
+        self.content = BuiltContent(content)
     }
 
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        try component.content.throwIfFailed()
         try resolver.resolveElement(tag: component.tag, attributes: component.attributes) {
-            try Content._resolve(component.content, in: $0)
+            try component.content.resolve(in: $0)
         }
     }
 }
@@ -73,7 +78,7 @@ extension Element where Content == EmptyComponent {
     public init(_ tag: String, attributes: KeyValuePairs<String, String> = [:]) {
         self.tag = tag
         self.attributes = attributes.map { Attribute($0.key, $0.value) }
-        self.content = EmptyComponent()
+        self.content = BuiltContent(EmptyComponent())
     }
 }
 

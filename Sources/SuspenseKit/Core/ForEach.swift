@@ -8,11 +8,19 @@
 ///     Text("No users yet.")
 /// }
 /// ```
+///
+/// It never needs `try`, with or without `empty:`: the resolver makes the component of each
+/// element, one at a time, so one that suspends or fails never hides the others. The `empty:`
+/// closure runs when the `ForEach` is made, and only for an empty collection; what a statement
+/// of it throws is kept and thrown when the `ForEach` is resolved, as though making it had
+/// thrown (a ``Promise`` suspends it, and it is made again once its query has run).
 public struct ForEach<Data: Collection, Content: Component, Empty: Component>: Component {
     public typealias Body = Never
     @usableFromInline let data: Data
     @usableFromInline let content: (Data.Element) throws -> Content
-    @usableFromInline let empty: Empty
+    /// What the `empty:` closure built, or what a statement of it threw; nil when the collection
+    /// is not empty, for then it is never shown and never built.
+    @usableFromInline let empty: BuiltContent<Empty>?
 
     /// Creates one component per element, and `empty` when there are none.
     /// - Parameters:
@@ -24,16 +32,17 @@ public struct ForEach<Data: Collection, Content: Component, Empty: Component>: C
         _ data: Data,
         @ComponentBuilder content: @escaping (Data.Element) throws -> Content,
         @ComponentBuilder empty: () throws -> Empty
-    ) rethrows {
+    ) {
         self.data = data
         self.content = content
-        self.empty = try empty()
+        self.empty = data.isEmpty ? BuiltContent(empty) : nil
     }
 
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
-        if component.data.isEmpty {
-            try Empty._resolve(component.empty, in: resolver)
+        if let empty = component.empty {
+            try empty.throwIfFailed()
+            try empty.resolve(in: resolver)
             return
         }
         for element in component.data {
@@ -51,7 +60,7 @@ extension ForEach where Empty == EmptyComponent {
     public init(_ data: Data, @ComponentBuilder content: @escaping (Data.Element) throws -> Content) {
         self.data = data
         self.content = content
-        self.empty = EmptyComponent()
+        self.empty = data.isEmpty ? BuiltContent(EmptyComponent()) : nil
     }
 }
 
@@ -82,8 +91,8 @@ extension ForEach {
         id: KeyPath<Data.Element, ID>,
         @ComponentBuilder content: @escaping (Data.Element) throws -> Content,
         @ComponentBuilder empty: () throws -> Empty
-    ) rethrows {
-        try self.init(data, content: content, empty: empty)
+    ) {
+        self.init(data, content: content, empty: empty)
     }
 }
 

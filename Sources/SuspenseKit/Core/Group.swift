@@ -1,18 +1,22 @@
 /// Several components shown in sequence, with no node of its own.
 public struct Group<Content: Component>: Component {
     public typealias Body = Never
-    @usableFromInline let content: Content
+    /// The content, or what a statement of the builder closure threw.
+    @usableFromInline let content: BuiltContent<Content>
 
-    /// Groups the components the closure builds. Like ``Element``, it builds its content when
-    /// created, so content with `try` lines needs `try Group { … }`; the children themselves are
-    /// still evaluated one by one by the resolver.
+    /// Groups the components the closure builds. Like ``Element``, it never needs `try`: the
+    /// resolver makes its children one by one, and what a statement of the closure throws is
+    /// kept and thrown when the group is resolved (a ``Promise`` suspends the group, which is
+    /// made again once its query has run).
+    /// - Parameter content: The components, in order.
     @inlinable
-    public init(@ComponentBuilder content: () throws -> Content) rethrows {
-        self.content = try content()
+    public init(@ComponentBuilder content: () throws -> Content) {
+        self.content = BuiltContent(content)
     }
 
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
-        try Content._resolve(component.content, in: resolver)
+        try component.content.throwIfFailed()
+        try component.content.resolve(in: resolver)
     }
 }

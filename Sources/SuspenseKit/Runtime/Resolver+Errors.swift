@@ -31,6 +31,63 @@ extension _Resolver {
         (error as? LocatedError)?.underlying ?? error
     }
 
+    // MARK: Failures while evaluating
+
+    // Out of line, like everything on the paths of failure, so that `evaluate` stays small enough
+    // for the primitives' `_resolve` to be inlined into it; `@inlinable` all the same, so that
+    // they are specialized for the user's components.
+
+    /// Making a child failed: see `childFailed(_:type:rerun:)`; the slot makes it again with
+    /// `make`.
+    @inlinable @inline(never)
+    func childFailed<C: Component>(_ error: any Error, making make: @escaping () throws -> C) throws {
+        try childFailed(error, type: C.self) { resolver in
+            try C._resolve(try make(), in: resolver)
+        }
+    }
+
+    /// Resolving a child made with `make` threw `error`. A container that kept what its builder
+    /// closure threw (a `BuildFailure`) failed as it was made, so the failure is handled as
+    /// `make`'s: the slot makes the container again, which runs its closure again, and what such
+    /// a run keeps reaches `rerun`, which unwraps it the same way. Any other error goes on up.
+    @inlinable @inline(never)
+    func resolveFailed<C: Component>(_ error: any Error, making make: @escaping () throws -> C) throws {
+        guard let failure = error as? BuildFailure else { throw error }
+        try childFailed(failure.error, making: make)
+    }
+
+    /// `childFailed(_:making:)` for a child made from an input.
+    @inlinable @inline(never)
+    func childFailed<Input, C: Component>(
+        _ error: any Error,
+        making make: @escaping (Input) throws -> C,
+        from input: Input
+    ) throws {
+        try childFailed(error, making: { try make(input) })
+    }
+
+    /// `resolveFailed(_:making:)` for a child made from an input.
+    @inlinable @inline(never)
+    func resolveFailed<Input, C: Component>(
+        _ error: any Error,
+        making make: @escaping (Input) throws -> C,
+        from input: Input
+    ) throws {
+        guard let failure = error as? BuildFailure else { throw error }
+        try childFailed(failure.error, making: make, from: input)
+    }
+
+    /// Resolving a component's body threw `error`: a body that is a container itself (written
+    /// with `return`, so not built by the builder) and kept what its closure threw means that the
+    /// body failed, and its slot evaluates the body again. Any other error goes on up.
+    @inlinable @inline(never)
+    func bodyResolveFailed<C: Component>(_ error: any Error, of component: C, named name: String) throws {
+        guard let failure = error as? BuildFailure else { throw error }
+        try bodyFailed(failure.error, component: name) { resolver in
+            try C.Body._resolve(try component.body, in: resolver)
+        }
+    }
+
     // MARK: Reporting failures
 
     /// Reports a failure that boundary `index` caught to the boundary's `onError` handlers, then

@@ -228,7 +228,12 @@ extension _Resolver {
             replaceContext(with: saved)
         }
         do {
-            try thunk(self)
+            do {
+                try thunk(self)
+            } catch let failure as BuildFailure {
+                // The slot's container, made again, kept what its builder closure threw.
+                throw failure.error
+            }
             retire(slot)
             if record.context.suspense == Self.root {
                 // Filled in a region already shown (an ErrorBoundary's fallback outside any Suspense).

@@ -106,7 +106,15 @@ public final class _Resolver {
         stack.anchor()
         do {
             try RenderScope.$current.withValue(scope) {
-                try C._resolve(component, in: self)
+                do {
+                    try C._resolve(component, in: self)
+                } catch let failure as BuildFailure {
+                    // A container given as the root kept what its closure threw. It cannot be made
+                    // again: a promise suspends it, and it suspends again each time it is resolved.
+                    try childFailed(failure.error, type: C.self) { resolver in
+                        try C._resolve(component, in: resolver)
+                    }
+                }
             }
         } catch {
             throw renderError(error)
@@ -122,7 +130,9 @@ public final class _Resolver {
     // line, behind the `@usableFromInline` helpers.
 
     /// Evaluates one child: makes it, then resolves it, one position deeper. A promise thrown
-    /// while making it suspends the child in a slot; any other error goes up, located at it.
+    /// while making it suspends the child in a slot; any other error goes up, located at it. A
+    /// container that kept what its builder closure threw (a `BuildFailure`, thrown as it is
+    /// resolved) failed as it was made: the same.
     @inlinable
     func evaluate<C: Component>(_ make: @escaping () throws -> C) throws {
         try evaluate(make, newLevel: true)
@@ -149,12 +159,14 @@ public final class _Resolver {
         do {
             component = try make()
         } catch {
-            try childFailed(error, type: C.self) { resolver in
-                try C._resolve(try make(), in: resolver)
-            }
+            try childFailed(error, making: make)
             return
         }
-        try C._resolve(component, in: self)
+        do {
+            try C._resolve(component, in: self)
+        } catch {
+            try resolveFailed(error, making: make)
+        }
     }
 
     /// `evaluate(_:)` for a child made from an input, such as one element of a ``ForEach``: the
@@ -172,12 +184,14 @@ public final class _Resolver {
         do {
             component = try make(input)
         } catch {
-            try childFailed(error, type: C.self) { resolver in
-                try C._resolve(try make(input), in: resolver)
-            }
+            try childFailed(error, making: make, from: input)
             return
         }
-        try C._resolve(component, in: self)
+        do {
+            try C._resolve(component, in: self)
+        } catch {
+            try resolveFailed(error, making: make, from: input)
+        }
     }
 
     @inlinable
@@ -199,7 +213,11 @@ public final class _Resolver {
             }
             return
         }
-        try C.Body._resolve(body, in: self)
+        do {
+            try C.Body._resolve(body, in: self)
+        } catch {
+            try bodyResolveFailed(error, of: component, named: name)
+        }
     }
 
     /// Adds a user component's node and makes it the parent; returns the context to restore.

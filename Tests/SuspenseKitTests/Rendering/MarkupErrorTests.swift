@@ -110,7 +110,7 @@ struct MarkupErrorTests {
         cache.stub("caption", with: .pending)
         let page = Suspense {
             ErrorBoundary {
-                try Element("img") { try Loaded("caption") }
+                Element("img") { try Loaded("caption") }
             } fallback: { error in
                 Text("caught: \(error)")
             }

@@ -49,7 +49,7 @@ private struct SuspendingCard: Component {
 
     @Test func idsAreTheSameOnEveryRunAndWhetherOrNotAnythingSuspended() async throws {
         let cache = QueryCache()
-        let page = try Group {
+        let page = Group {
             Card(key: "a")
             Suspense {
                 Card(key: "b")
@@ -80,7 +80,11 @@ private struct SuspendingCard: Component {
         let nested = try await resolve(
             Group {
                 Card(key: "a")
-                Card(key: "b").errorBoundary { _ in Text("wrapped elsewhere") }
+                ErrorBoundary {
+                    Card(key: "b")
+                } fallback: { _ in
+                    Text("wrapped elsewhere")
+                }
             })
         #expect(Array(ids(after).prefix(2)) == ids(before))
         #expect(ids(nested).first == ids(before).first)

@@ -78,7 +78,7 @@ private func events<C: Component>(
         let cache = QueryCache()
         cache.stub("outside", with: .value("O"))
         cache.stub("inside", with: .pending)
-        let page = try Group {
+        let page = Group {
             try Loaded("outside")
             Suspense {
                 try Loaded("inside")

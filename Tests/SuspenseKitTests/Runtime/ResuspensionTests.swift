@@ -157,7 +157,7 @@ import Testing
         let cache = QueryCache()
         cache.stub("forever", with: .pending)
         // The root waits on a query that never ends, and a Suspense on a key that never resolves.
-        let page = try Group {
+        let page = Group {
             try Endless(started: started)
             Suspense { try Loaded("forever") }
         }

@@ -137,7 +137,7 @@ let streamCleanup = "<script>" + HTMLStreamWriter.cleanupScript + "</script>"
         struct Page: Component {
             let gates: Gates
             var body: some Component {
-                try Element("main") { try Gated("shell", gates: gates, fails: true) }
+                Element("main") { try Gated("shell", gates: gates, fails: true) }
             }
         }
         await #expect(throws: RenderError.self) {

@@ -54,6 +54,6 @@ struct FailingCard: Component {
 /// A page whose shell fails: a query outside every Suspense fails, and no ErrorBoundary is there.
 struct FailingShell: Component {
     var body: some Component {
-        try Element("main") { try FailingCard() }
+        Element("main") { try FailingCard() }
     }
 }

@@ -62,9 +62,11 @@ public struct Element<Content: Component>: Component {
 
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
-        try component.content.throwIfFailed()
-        try resolver.resolveElement(tag: component.tag, attributes: component.attributes) {
-            try component.content.resolve(in: $0)
+        if let failure = component.content.failure { throw BuildFailure.wrapping(failure) }
+        // The content resolved here rather than through a helper: one frame less per element,
+        // which is what bounds the depth of a render on an actor's thread in debug builds.
+        try resolver.resolveElement(tag: component.tag, attributes: component.attributes) { resolver in
+            if let content = component.content.content { try Content._resolve(content, in: resolver) }
         }
     }
 }

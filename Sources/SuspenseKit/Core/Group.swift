@@ -16,7 +16,8 @@ public struct Group<Content: Component>: Component {
 
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
-        try component.content.throwIfFailed()
-        try component.content.resolve(in: resolver)
+        // Resolved here rather than through a helper: one frame less per level (see Element).
+        if let failure = component.content.failure { throw BuildFailure.wrapping(failure) }
+        if let content = component.content.content { try Content._resolve(content, in: resolver) }
     }
 }

@@ -77,6 +77,16 @@ extension _Resolver {
         try childFailed(failure.error, making: make, from: input)
     }
 
+    /// Evaluating a component's body threw `error`: out of line, so that the closure that
+    /// evaluates the body again takes no room in `resolveComposite`'s frame, which every level of
+    /// a deep tree pays for. The slot re-evaluates only the body: the component was made already.
+    @inlinable @inline(never)
+    func bodyFailed<C: Component>(_ error: any Error, of component: C, named name: String) throws {
+        try bodyFailed(error, component: name) { resolver in
+            try C.Body._resolve(try component.body, in: resolver)
+        }
+    }
+
     /// Resolving a component's body threw `error`: a body that is a container itself (written
     /// with `return`, so not built by the builder) and kept what its closure threw means that the
     /// body failed, and its slot evaluates the body again. Any other error goes on up.

@@ -207,10 +207,7 @@ public final class _Resolver {
         do {
             body = try component.body
         } catch {
-            // The slot re-evaluates only the body: the component itself was made already.
-            try bodyFailed(error, component: name) { resolver in
-                try C.Body._resolve(try component.body, in: resolver)
-            }
+            try bodyFailed(error, of: component, named: name)
             return
         }
         do {

@@ -86,8 +86,10 @@ struct StreamMarkup {
                         throw voidElementError(tag, at: index, end: entryEnd, in: entries)
                     }
                 } else {
-                    if elementDepth == 0 { documentRoot = holdsDocumentEnd && tag == "html" }
-                    let held = documentRoot && (elementDepth == 0 || (elementDepth == 1 && tag == "body"))
+                    // Tag names in any letter case, as HTML reads them (`HTML`, `Body`).
+                    if elementDepth == 0 { documentRoot = holdsDocumentEnd && HTMLNames.sameName(tag, "html") }
+                    let held =
+                        documentRoot && (elementDepth == 0 || (elementDepth == 1 && HTMLNames.sameName(tag, "body")))
                     elementDepth += 1
                     open.append((entryEnd, .tag(entry.a, held: held)))
                 }

@@ -200,6 +200,33 @@ let streamCleanup = "<script>" + HTMLStreamWriter.cleanupScript + "</script>"
         await #expect(throws: RenderError.self) { try await chunks.end() }
     }
 
+    @Test func aDocumentSpelledInCapitalsKeepsItsEndForTheLastChunkToo() async throws {
+        let gates = Gates()
+        struct Page: Component {
+            let gates: Gates
+            var body: some Component {
+                Element("HTML") {
+                    Element("Body") {
+                        Suspense {
+                            try Gated("x", gates: gates)
+                        } fallback: {
+                            Text("loading")
+                        }
+                    }
+                }
+            }
+        }
+        var chunks: [String] = []
+        for try await chunk in try await renderStream(Page(gates: gates)) {
+            chunks.append(chunk)
+            if chunks.count == 1 { gates.open("x") }
+        }
+        #expect(chunks.first == "<HTML><Body><!--sk:0.0.0-->loading<!--/sk:0.0.0-->")
+        // The document's end held back for the last chunk, once.
+        #expect(chunks.last?.hasSuffix("</Body></HTML>") == true)
+        #expect(chunks.joined().components(separatedBy: "</Body>").count == 2)
+    }
+
     @Test func aWholeDocumentKeepsItsEndForTheLastChunk() async throws {
         let gates = Gates()
         struct Page: Component {

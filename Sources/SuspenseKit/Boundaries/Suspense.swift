@@ -28,7 +28,7 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
     @usableFromInline let typedValueType: (any Any.Type)?
     @usableFromInline let makeFallback: () throws -> Fallback
     /// The timeout and fallback timing; nil when the boundary has none.
-    @usableFromInline let timing: SuspenseTiming?
+    @usableFromInline let timing: _SuspenseTiming?
 
     /// Creates a boundary with a fallback.
     /// - Parameters:
@@ -50,7 +50,7 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
         self.makeContent = { _ in try content() }
         self.typedValueType = nil
         self.makeFallback = fallback
-        self.timing = SuspenseTiming(
+        self.timing = _SuspenseTiming(
             timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
     }
 
@@ -76,7 +76,7 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
         self.makeContent = { try content($0 as? Value) }
         self.typedValueType = Value.self
         self.makeFallback = fallback
-        self.timing = SuspenseTiming(
+        self.timing = _SuspenseTiming(
             timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
     }
 
@@ -104,7 +104,7 @@ extension Suspense where Fallback == Text {
         self.makeContent = { _ in try content() }
         self.typedValueType = nil
         self.makeFallback = { Text("Loading…") }
-        self.timing = SuspenseTiming(
+        self.timing = _SuspenseTiming(
             timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
     }
 
@@ -118,14 +118,14 @@ extension Suspense where Fallback == Text {
         self.makeContent = { try content($0 as? Value) }
         self.typedValueType = Value.self
         self.makeFallback = { Text("Loading…") }
-        self.timing = SuspenseTiming(
+        self.timing = _SuspenseTiming(
             timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
     }
 }
 
 /// A Suspense's timeout and fallback timing. Not API: public only because the inlinable
 /// `Suspense._resolve` passes it to the resolver.
-public struct SuspenseTiming: Sendable {
+public struct _SuspenseTiming: Sendable {
     let timeout: Duration?
     let fallbackDelay: Duration?
     let minimumFallbackDuration: Duration?

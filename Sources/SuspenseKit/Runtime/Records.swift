@@ -84,7 +84,7 @@ struct SuspenseRecord {
     var isResolved = false
     let typedValueType: (any Any.Type)?
     /// Its timeout and fallback timing, if any.
-    var timing: SuspenseTiming? = nil
+    var timing: _SuspenseTiming? = nil
     /// When it last began showing its fallback, on the render's clock (kept only with timing).
     var pendingSince: Duration = .zero
     /// How many values of keyless promises its content was evaluated again with.

@@ -3,7 +3,7 @@ extension _Resolver {
     @usableFromInline
     func resolveSuspense(
         typedValueType: (any Any.Type)?,
-        timing: SuspenseTiming? = nil,
+        timing: _SuspenseTiming? = nil,
         content: @escaping (_Resolver, Any?) throws -> Void,
         fallback: @escaping (_Resolver) throws -> Void
     ) throws {

@@ -19,6 +19,7 @@ public struct TimeoutError: Error, Equatable, CustomStringConvertible {
         self.pendingQueries = pendingQueries
     }
 
+    /// `Page > Suspense timed out after 2.0 seconds waiting on stats`.
     public var description: String {
         let waiting = pendingQueries.isEmpty ? "" : " waiting on \(pendingQueries.joined(separator: ", "))"
         return "\(path.joined(separator: " > ")) timed out after \(duration)\(waiting)"

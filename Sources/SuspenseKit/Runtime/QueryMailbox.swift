@@ -1,0 +1,147 @@
+// The mailbox of one render: where its query results and fired timers arrive, from any thread,
+// and the render's log of the failures it met (for a cache that drops failures, and for an
+// ErrorBoundary that tries again).
+import Synchronization
+
+/// Where query results reach one render, from any thread, in the order they arrive.
+final class QueryMailbox: Sendable {
+    typealias Delivery = (QueryID, Result<any Sendable, any Error>)
+
+    private struct State {
+        var deliveries: [Delivery] = []
+        var waiter: CheckedContinuation<[Delivery]?, Never>?
+        var isClosed = false
+        /// Timers that fired, for the render to take (`takeFiredTimers`).
+        var timers: [RenderTimers.Fired] = []
+        /// Keys whose stored failure the render met, in order (a key each time it was met): what
+        /// a cache that drops failures forgets when the render ends, and what an ErrorBoundary
+        /// that tries again forgets of the failures met beneath it.
+        var failureLog: [String] = []
+        /// Keys the render's components started on the immediate path that did not finish at
+        /// once, until the render applies their result.
+        var awaiting: Set<String> = []
+    }
+
+    private let state = Locked(State())
+    /// How many keys `awaiting` holds: reads skip the lock when none.
+    private let awaitingCount = Atomic<Int>(0)
+
+    /// A component of the render started `key` at once and it did not finish at once: its
+    /// result reaches the render through this mailbox, and until the render applies it, every
+    /// component of the render that reads the key suspends on it, even if the result is stored
+    /// already. So which components show their fallback never depends on timing.
+    func noteAwaiting(_ key: String) {
+        state.withLock { state in
+            if state.awaiting.insert(key).inserted { awaitingCount.add(1, ordering: .relaxed) }
+        }
+    }
+
+    /// Whether the render waits on `key` through `noteAwaiting`.
+    func isAwaiting(_ key: String) -> Bool {
+        if awaitingCount.load(ordering: .relaxed) == 0 { return false }
+        return state.withLock { $0.awaiting.contains(key) }
+    }
+
+    /// The render applied the result of `key`.
+    func applied(_ key: String) {
+        state.withLock { state in
+            if state.awaiting.remove(key) != nil { awaitingCount.subtract(1, ordering: .relaxed) }
+        }
+    }
+
+    /// The keys still awaited, for the render to leave when it ends.
+    func takeAwaiting() -> Set<String> {
+        state.withLock { state in
+            awaitingCount.subtract(state.awaiting.count, ordering: .relaxed)
+            defer { state.awaiting = [] }
+            return state.awaiting
+        }
+    }
+
+    func post(_ query: QueryID, _ result: Result<any Sendable, any Error>) {
+        let waiter: CheckedContinuation<[Delivery]?, Never>? = state.withLock { state in
+            if state.isClosed { return nil }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.deliveries.append((query, result))
+            return nil
+        }
+        waiter?.resume(returning: [(query, result)])
+    }
+
+    /// The render met the failure stored under `key`.
+    func noteFailure(_ key: String) {
+        state.withLock { $0.failureLog.append(key) }
+    }
+
+    /// How many failures the render met so far.
+    var failureCount: Int {
+        state.withLock { $0.failureLog.count }
+    }
+
+    /// The keys of the failures met since the render had met `count`.
+    func failures(since count: Int) -> Set<String> {
+        state.withLock { Set($0.failureLog[min(count, $0.failureLog.count)...]) }
+    }
+
+    /// The keys whose failure the render met.
+    func takeFailedKeys() -> Set<String> {
+        state.withLock { state in
+            defer { state.failureLog = [] }
+            return Set(state.failureLog)
+        }
+    }
+
+    /// A timer of the render fired: wakes the render (with no result) to take it.
+    func postTimer(_ fired: RenderTimers.Fired) {
+        let waiter: CheckedContinuation<[Delivery]?, Never>? = state.withLock { state in
+            if state.isClosed { return nil }
+            state.timers.append(fired)
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: [])
+    }
+
+    /// The timers that fired since the last call, in the order they fired.
+    func takeFiredTimers() -> [RenderTimers.Fired] {
+        state.withLock { state in
+            defer { state.timers = [] }
+            return state.timers
+        }
+    }
+
+    /// Every result that arrived since the last call (waiting for one, or for a timer, if none
+    /// did), or nil once the mailbox is closed or the waiting task is cancelled. Taking them all at once spares
+    /// the render a wake-up per result when many arrive together.
+    func next() async -> [Delivery]? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[Delivery]?, Never>) in
+                let ready: [Delivery]?? = state.withLock { state in
+                    if !state.deliveries.isEmpty || !state.timers.isEmpty {
+                        defer { state.deliveries = [] }
+                        return .some(state.deliveries)
+                    }
+                    if state.isClosed { return .some(nil) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            close()
+        }
+    }
+
+    /// Wakes the waiting render with nil, now and for every later call.
+    func close() {
+        let waiter = state.withLock { state in
+            state.isClosed = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+}

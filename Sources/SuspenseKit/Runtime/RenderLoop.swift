@@ -185,11 +185,14 @@ extension _Resolver {
                 // Queued until applied: a slot that asks for the key while results of the same
                 // batch are applied before it waits for this result, not for another one.
                 queued.remove(query)
-                if case .failure = result { runner.finished(query, failed: true) } else { runner.finished(query) }
                 let label = resolver.waits.label(of: query)
                 switch result {
-                case .success: consumer.consume(.queryFinished(label))
-                case .failure(let error): consumer.consume(.queryFailed(label, error))
+                case .success:
+                    runner.finished(query)
+                    consumer.consume(.queryFinished(label))
+                case .failure(let error):
+                    runner.finished(query, failed: true)
+                    consumer.consume(.queryFailed(label, error))
                 }
                 resolver.apply(result, for: query)
                 if let error = resolver.fatalError { throw error }

@@ -93,9 +93,7 @@ extension _Resolver {
     @inlinable @inline(never)
     func bodyResolveFailed<C: Component>(_ error: any Error, of component: C, named name: String) throws {
         guard let failure = error as? BuildFailure else { throw error }
-        try bodyFailed(failure.error, component: name) { resolver in
-            try C.Body._resolve(try component.body, in: resolver)
-        }
+        try bodyFailed(failure.error, of: component, named: name)
     }
 
     // MARK: Reporting failures

@@ -34,8 +34,7 @@ extension _Resolver {
             try await clock.sleep(for: delay)
             return true
         }
-        let slot = records.slots.count
-        records.slots.append(
+        let slot = addSlot(
             SlotRecord(
                 node: node,
                 context: place,
@@ -48,14 +47,7 @@ extension _Resolver {
                 query: query,
                 queryLabel: label
             ))
-        records.scopes[contentScope].slots.append(slot)
         let owner = place.suspense
-        records.suspenses[owner].pendingCount += 1
-        records.suspenses[owner].slots.append(slot)
-        if records.suspenses[owner].isResolved {
-            records.suspenses[owner].isResolved = false
-            reopened.append(owner)
-        }
         waits.add(slot, on: query, promise: backoff, stub: nil)
         // What the boundary's region shows changed, and what its Suspense waits on.
         noteChange(.caught(index))

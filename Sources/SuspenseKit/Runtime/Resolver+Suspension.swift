@@ -35,11 +35,11 @@ extension _Resolver {
         let errorPath = { pathAddsComponent ? self.context.path.appending(component) : self.context.path }
         let target = try deliveryTarget(of: promise, from: context.suspense, component: component, errorPath: errorPath)
         let (query, label) = identify(promise)
-        let index = records.slots.count
         let node = nodes.makeFragment()
         var slotContext = context
         slotContext.parent = node
-        records.slots.append(
+        nodes.link(node, to: context.parent)
+        let index = addSlot(
             SlotRecord(
                 node: node,
                 context: slotContext,
@@ -52,17 +52,24 @@ extension _Resolver {
                 queryLabel: label,
                 deliversTo: target
             ))
-        nodes.link(node, to: context.parent)
-        records.scopes[context.scope].slots.append(index)
-        let owner = context.suspense
+        wait(index, on: query, promise: promise)
+    }
+
+    /// Adds a pending slot to its scope and its Suspense, which shows its fallback again if it
+    /// had resolved (content of a resolved Suspense suspended again). The slot's node is linked
+    /// into the tree by the caller.
+    func addSlot(_ slot: SlotRecord) -> SlotIndex {
+        let index = records.slots.count
+        records.slots.append(slot)
+        records.scopes[slot.context.scope].slots.append(index)
+        let owner = slot.context.suspense
         records.suspenses[owner].pendingCount += 1
         records.suspenses[owner].slots.append(index)
         if records.suspenses[owner].isResolved {
-            // Content of a resolved Suspense suspended again: it shows its fallback again.
             records.suspenses[owner].isResolved = false
             reopened.append(owner)
         }
-        wait(index, on: query, promise: promise)
+        return index
     }
 
     /// The typed Suspense that takes a keyless promise's value: the nearest one of its value type

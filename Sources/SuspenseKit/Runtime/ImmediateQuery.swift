@@ -10,8 +10,9 @@
 
 /// What the components of one render read queries through: the render's cache, and the mailbox
 /// its results reach; and the environment of the place being evaluated. Bound as a task-local
-/// while the render evaluates components.
-struct RenderScope: Sendable {
+/// while the render evaluates components. A class, so that reading the task-local costs one
+/// retain, not one per field.
+final class RenderScope: Sendable {
     let cache: QueryCache
     let mailbox: QueryMailbox
     /// The render's clock, for retry backoff.
@@ -21,22 +22,27 @@ struct RenderScope: Sendable {
     /// reads it safely.
     let environment = Locked(EnvironmentValues())
 
+    init(cache: QueryCache, mailbox: QueryMailbox, clock: RenderClock) {
+        self.cache = cache
+        self.mailbox = mailbox
+        self.clock = clock
+    }
+
     @TaskLocal static var current: RenderScope?
 }
 
 extension QueryCache {
-    /// What became of a run `read` started, when the start returned.
-    private enum StartOutcome {
-        case running
-        case finishedAtOnce(Entry)
-        case finishedLater(Entry?)
-    }
-
     /// What `read` found under the lock.
     private enum Found {
         case entry(Entry)
         case suspend
         case start(UInt64)
+    }
+
+    /// What became of a run `read` started that did not finish at once, when the start returned.
+    private enum StartOutcome {
+        case running
+        case finishedLater(Entry?)
     }
 
     /// Reads `key` for the render whose results reach `mailbox`: the stored value, or the value
@@ -53,7 +59,7 @@ extension QueryCache {
             if let entry = state.entry(key, now: now) { return .entry(entry) }
             if state.inFlight[key] != nil || (!state.stubs.isEmpty && state.stubs[key] != nil) { return .suspend }
             state.nextRun += 1
-            state.inFlight[key] = InFlightQuery(run: state.nextRun, starter: mailbox)
+            state.inFlight[key] = InFlightQuery(startingRun: state.nextRun)
             return .start(state.nextRun)
         }
         switch found {
@@ -72,6 +78,8 @@ extension QueryCache {
         case .suspend:
             return nil
         case .start(let run):
+            let start = ImmediateStart.current
+            let saved = start.begin(run, of: self)
             let task = startImmediately { [self] in
                 let result: Result<any Sendable, any Error>
                 do {
@@ -81,18 +89,22 @@ extension QueryCache {
                 } catch {
                     result = .failure(error)
                 }
-                self.complete(key, run: run, with: result)
+                if let entry = self.complete(key, run: run, with: result) {
+                    // Still inside the start, on its thread: hand the result to the starter.
+                    ImmediateStart.current.finished(run, of: self, with: entry)
+                }
+            }
+            // Finished at once (the common case): its result, without the lock.
+            if let entry = start.end(restoring: saved) {
+                if case .failure = entry { mailbox.noteFailure(key) }
+                return try Self.value(of: entry, key: key)
             }
             let outcome: StartOutcome = state.withLock { state in
-                // Finished at once (the common case): its result, without a lookup of the key.
-                if let entry = state.finishedAtOnce.removeValue(forKey: run) {
-                    return .finishedAtOnce(entry)
-                }
                 if let index = state.inFlight.index(forKey: key), state.inFlight.values[index].run == run {
                     // Still running: from now on its result reaches the starter's mailbox too.
                     state.inFlight.values[index].task = task
-                    state.inFlight.values[index].starter = nil
-                    state.inFlight.values[index].starterThread = nil
+                    state.inFlight.values[index].starting = false
+                    state.inFlight.values[index].mailboxes[ObjectIdentifier(mailbox)] = mailbox
                     return .running
                 }
                 // It suspended, and finished on another thread before the start returned: the
@@ -101,23 +113,19 @@ extension QueryCache {
                 // components show a fallback, never depend on timing.
                 return .finishedLater(state.entries[key])
             }
+            mailbox.noteAwaiting(key)
             switch outcome {
             case .running:
-                mailbox.noteAwaiting(key)
-                return nil
-            case .finishedAtOnce(let entry):
-                if case .failure = entry { mailbox.noteFailure(key) }
-                return try Self.value(of: entry, key: key)
+                break
             case .finishedLater(let entry):
-                mailbox.noteAwaiting(key)
                 switch entry {
                 case .value(let value)?: mailbox.post(.key(key), .success(value))
                 case .failure(let error)?: mailbox.post(.key(key), .failure(error))
                 // Forgotten meanwhile (`removeValue`): the render's slot starts it again.
                 case .pendingForever?, nil: mailbox.applied(key)
                 }
-                return nil
             }
+            return nil
         }
     }
 

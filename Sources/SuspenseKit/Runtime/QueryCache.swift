@@ -39,9 +39,6 @@ public final class QueryCache: Sendable {
         var nextRun: UInt64 = 0
         /// Outcomes a test fixed in place of running the query, by key or keyless-promise label.
         var stubs: [String: QueryOutcome] = [:]
-        /// Runs started on the immediate path that finished before their start returned,
-        /// without suspending, with their result: their starter takes it from here.
-        var finishedAtOnce: [UInt64: Entry] = [:]
         /// While there are stubs: every key and label a render asked for, and each stubbed
         /// value that was not of the type its reader asked for.
         var asked: Set<String> = []

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // The query runner: every query task of every render. A keyed query runs in its cache's
 // `inFlight` table, joined by every render of that cache that waits on the key; a keyless one
 // runs for its render alone. A render that stops waiting leaves; the last one to leave cancels
@@ -15,26 +7,27 @@
 struct InFlightQuery {
     let run: UInt64
     var task: Task<Void, Never>?
+    /// The renders its result is delivered to. Not the render starting it on the immediate path
+    /// while the start has not returned: that one takes the result itself (see `starting`).
     var mailboxes: [ObjectIdentifier: QueryMailbox]
-    /// The render starting the run on its own thread (`QueryCache.read`), until the start
-    /// returns: a result that arrives before then is not delivered to it; the starter reads it
-    /// from the cache, and uses it at once only if the query finished on the starter's own
-    /// thread (without suspending).
-    var starter: ObjectIdentifier?
-    /// The thread that is starting the run, while `starter` is set.
-    var starterThread: pthread_t?
+    /// Set while a render starts the run on its own thread (`QueryCache.read`), until the start
+    /// returns: a result that arrives before then is not delivered to it; the starter uses it at
+    /// once if the query finished on the starter's own thread without suspending (see
+    /// `ImmediateStart`), and reads it from the cache otherwise.
+    var starting: Bool
 
     /// A run started by the runner for the render behind `mailbox`.
     init(run: UInt64, mailbox: QueryMailbox) {
         self.run = run
         self.mailboxes = [ObjectIdentifier(mailbox): mailbox]
+        self.starting = false
     }
 
-    /// A run being started at once by the render behind `starter` (the immediate path).
-    init(run: UInt64, starter: QueryMailbox) {
-        self.init(run: run, mailbox: starter)
-        self.starter = ObjectIdentifier(starter)
-        self.starterThread = pthread_self()
+    /// A run being started at once by a render (the immediate path): no table of mailboxes yet.
+    init(startingRun run: UInt64) {
+        self.run = run
+        self.mailboxes = [:]
+        self.starting = true
     }
 }
 
@@ -98,33 +91,31 @@ extension QueryCache {
     }
 
     /// Stores a run's result and delivers it to every render waiting on it; a run cancelled
-    /// because nobody waited any more delivers nothing and stores nothing.
-    func complete(_ key: String, run: UInt64, with result: Result<any Sendable, any Error>) {
+    /// because nobody waited any more delivers nothing and stores nothing. Returns the entry
+    /// stored, if it was.
+    @discardableResult
+    func complete(_ key: String, run: UInt64, with result: Result<any Sendable, any Error>) -> Entry? {
         let now = now()
+        let entry: Entry
+        switch result {
+        case .success(let value): entry = .value(value)
+        case .failure(let error): entry = .failure(error)
+        }
+        var stored = false
         let mailboxes: [QueryMailbox]? = state.withLock { state in
             // One lookup of the key for the run, one to store its result.
             guard let index = state.inFlight.index(forKey: key), state.inFlight.values[index].run == run else {
                 return nil
             }
-            var running = state.inFlight.remove(at: index).value
-            let entry: Entry
-            switch result {
-            case .success(let value): entry = .value(value)
-            case .failure(let error): entry = .failure(error)
-            }
+            let running = state.inFlight.remove(at: index).value
             state.store(entry, for: key, now: now)
-            if let starter = running.starter {
-                running.mailboxes[starter] = nil
-                // On the starter's thread while it starts the run: the query never suspended.
-                if let thread = running.starterThread, pthread_equal(thread, pthread_self()) != 0 {
-                    state.finishedAtOnce[run] = entry
-                }
-            }
+            stored = true
             return running.mailboxes.isEmpty ? nil : Array(running.mailboxes.values)
         }
         for mailbox in mailboxes ?? [] {
             mailbox.post(.key(key), result)
         }
+        return stored ? entry : nil
     }
 
     /// Stops `mailbox` waiting on `key`; the last render to leave cancels the run, and gets its
@@ -134,7 +125,8 @@ extension QueryCache {
         let task: Task<Void, Never>? = state.withLock { state in
             guard var running = state.inFlight[key] else { return nil }
             running.mailboxes[ObjectIdentifier(mailbox)] = nil
-            if running.mailboxes.isEmpty {
+            // A run whose start has not returned is still wanted by its starter.
+            if running.mailboxes.isEmpty && !running.starting {
                 state.inFlight[key] = nil
                 return running.task
             }

@@ -33,7 +33,7 @@ public final class QueryCache: Sendable {
 
     /// What is stored, and what is running: one lock, so that a read or a join takes it once.
     struct State {
-        var entries: [String: Entry] = [:]
+        var entries = ResultTable()
         /// Queries running for one or more renders, by key.
         var inFlight: [String: InFlightQuery] = [:]
         var nextRun: UInt64 = 0

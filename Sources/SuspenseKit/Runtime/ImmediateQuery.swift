@@ -36,7 +36,8 @@ extension QueryCache {
     private enum Found {
         case entry(Entry)
         case suspend
-        case start(UInt64)
+        /// A run to start, and the key's hash, for the run to find its place again at once.
+        case start(UInt64, hash: Int)
     }
 
     /// What became of a run `read` started that did not finish at once, when the start returned.
@@ -56,11 +57,20 @@ extension QueryCache {
         let now = now()
         let found: Found = state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(key) }
-            if let entry = state.entry(key, now: now) { return .entry(entry) }
-            if state.inFlight[key] != nil || (!state.stubs.isEmpty && state.stubs[key] != nil) { return .suspend }
-            state.nextRun += 1
-            state.inFlight[key] = InFlightQuery(startingRun: state.nextRun)
-            return .start(state.nextRun)
+            // One lookup of the key: what is there, or where its run goes.
+            let (probe, cell) = state.lookUp(key, now: now)
+            switch cell {
+            case .stored(let entry)?:
+                return .entry(entry)
+            case .running?:
+                if !state.storedWhileRunning.isEmpty, let entry = state.storedWhileRunning[key] { return .entry(entry) }
+                return .suspend
+            case nil:
+                if !state.stubs.isEmpty && state.stubs[key] != nil { return .suspend }
+                state.nextRun += 1
+                state.startRunning(key, InFlightQuery(startingRun: state.nextRun), at: probe)
+                return .start(state.nextRun, hash: probe.hash)
+            }
         }
         switch found {
         case .entry(let entry):
@@ -77,7 +87,7 @@ extension QueryCache {
             }
         case .suspend:
             return nil
-        case .start(let run):
+        case .start(let run, let hash):
             let start = ImmediateStart.current
             let saved = start.begin(run, of: self)
             let task = startImmediately { [self] in
@@ -89,7 +99,7 @@ extension QueryCache {
                 } catch {
                     result = .failure(error)
                 }
-                if let entry = self.complete(key, run: run, with: result) {
+                if let entry = self.complete(key, run: run, hash: hash, with: result) {
                     // Still inside the start, on its thread: hand the result to the starter.
                     ImmediateStart.current.finished(run, of: self, with: entry)
                 }
@@ -100,18 +110,20 @@ extension QueryCache {
                 return try Self.value(of: entry, key: key)
             }
             let outcome: StartOutcome = state.withLock { state in
-                if let index = state.inFlight.index(forKey: key), state.inFlight.values[index].run == run {
+                let isRunning = state.updateRunning(key) { running in
+                    guard running.run == run else { return false }
                     // Still running: from now on its result reaches the starter's mailbox too.
-                    state.inFlight.values[index].task = task
-                    state.inFlight.values[index].starting = false
-                    state.inFlight.values[index].mailboxes[ObjectIdentifier(mailbox)] = mailbox
-                    return .running
+                    running.task = task
+                    running.starting = false
+                    running.mailboxes[ObjectIdentifier(mailbox)] = mailbox
+                    return true
                 }
+                if isRunning == true { return .running }
                 // It suspended, and finished on another thread before the start returned: the
                 // component suspends as for any query that suspended, and the result is
                 // delivered to the render like any other. Which path a query takes, and which
                 // components show a fallback, never depend on timing.
-                return .finishedLater(state.entries[key])
+                return .finishedLater(state.entry(key, now: nil))
             }
             mailbox.noteAwaiting(key)
             switch outcome {

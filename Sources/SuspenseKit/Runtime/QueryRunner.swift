@@ -66,35 +66,59 @@ extension QueryCache {
     ) -> JoinOutcome {
         let now = now()
         return state.withLock { state in
-            switch state.entry(key, now: now) {
-            case .value(let value)?: return .stored(.success(value))
-            case .failure(let error)?: return .stored(.failure(error))
-            case .pendingForever?, nil: break
-            }
-            if state.inFlight[key] != nil {
+            let (probe, cell) = state.lookUp(key, now: now)
+            switch cell {
+            case .stored(.value(let value))?: return .stored(.success(value))
+            case .stored(.failure(let error))?: return .stored(.failure(error))
+            case .running(var running)?:
+                if let stored = state.storedWhileRunning.isEmpty ? nil : state.storedWhileRunning[key] {
+                    switch stored {
+                    case .value(let value): return .stored(.success(value))
+                    case .failure(let error): return .stored(.failure(error))
+                    case .pendingForever: break
+                    }
+                }
                 // Started by this render on the immediate path: it waits on its own run.
-                let isOwn = state.inFlight[key]!.mailboxes[ObjectIdentifier(mailbox)] != nil
-                state.inFlight[key]!.mailboxes[ObjectIdentifier(mailbox)] = mailbox
+                let isOwn = running.mailboxes[ObjectIdentifier(mailbox)] != nil
+                running.mailboxes[ObjectIdentifier(mailbox)] = mailbox
+                state.table[position: probe.position!] = .running(running)
                 return isOwn ? .started : .joined
+            case .stored(.pendingForever)?:
+                // Left pending by hand: a run replaces it.
+                state.table.remove(at: probe)
+                return start(
+                    key, in: &state, at: state.table.probe(key), mailbox: mailbox, promise: promise, stub: stub)
+            case nil:
+                return start(key, in: &state, at: probe, mailbox: mailbox, promise: promise, stub: stub)
             }
-            state.nextRun += 1
-            let run = state.nextRun
-            state.inFlight[key] = InFlightQuery(run: run, mailbox: mailbox)
-            // Created under the lock: the task's completion takes the lock, so it cannot finish
-            // before its handle is stored.
-            state.inFlight[key]!.task = Task.detached { [self] in
-                let result = await runQuery(promise, label: key, stub: stub)
-                self.complete(key, run: run, with: result)
-            }
-            return .started
         }
+    }
+
+    /// Starts a run of `key` for `mailbox`, under the lock, at the place `probe` found empty.
+    private func start(
+        _ key: String, in state: inout State, at probe: ResultTable<Cell>.Probe, mailbox: QueryMailbox,
+        promise: any AnyPromise, stub: QueryOutcome?
+    ) -> JoinOutcome {
+        state.nextRun += 1
+        let run = state.nextRun
+        var running = InFlightQuery(run: run, mailbox: mailbox)
+        // Created under the lock: the task's completion takes the lock, so it cannot finish
+        // before its handle is stored.
+        running.task = Task.detached { [self] in
+            let result = await runQuery(promise, label: key, stub: stub)
+            self.complete(key, run: run, hash: probe.hash, with: result)
+        }
+        state.startRunning(key, running, at: probe)
+        return .started
     }
 
     /// Stores a run's result and delivers it to every render waiting on it; a run cancelled
     /// because nobody waited any more delivers nothing and stores nothing. Returns the entry
-    /// stored, if it was.
+    /// stored, if it was. `hash` is the key's, as the run's start computed it.
     @discardableResult
-    func complete(_ key: String, run: UInt64, with result: Result<any Sendable, any Error>) -> Entry? {
+    func complete(
+        _ key: String, run: UInt64, hash: Int, with result: Result<any Sendable, any Error>
+    ) -> Entry? {
         let now = now()
         let entry: Entry
         switch result {
@@ -103,12 +127,15 @@ extension QueryCache {
         }
         var stored = false
         let mailboxes: [QueryMailbox]? = state.withLock { state in
-            // One lookup of the key for the run, one to store its result.
-            guard let index = state.inFlight.index(forKey: key), state.inFlight.values[index].run == run else {
-                return nil
-            }
-            let running = state.inFlight.remove(at: index).value
-            state.store(entry, for: key, now: now)
+            // One lookup: the run's cell becomes its result.
+            let probe = state.table.probe(key, hash: hash)
+            guard let position = probe.position, case .running(let running) = state.table[position: position],
+                running.run == run
+            else { return nil }
+            state.table[position: position] = .stored(entry)
+            state.runningCount -= 1
+            if !state.storedWhileRunning.isEmpty { state.storedWhileRunning[key] = nil }
+            if let now { state.storedAt[key] = now }
             stored = true
             return running.mailboxes.isEmpty ? nil : Array(running.mailboxes.values)
         }
@@ -123,15 +150,16 @@ extension QueryCache {
     @discardableResult
     func leave(_ key: String, mailbox: QueryMailbox) -> Task<Void, Never>? {
         let task: Task<Void, Never>? = state.withLock { state in
-            guard var running = state.inFlight[key] else { return nil }
-            running.mailboxes[ObjectIdentifier(mailbox)] = nil
-            // A run whose start has not returned is still wanted by its starter.
-            if running.mailboxes.isEmpty && !running.starting {
-                state.inFlight[key] = nil
-                return running.task
+            var task: Task<Void, Never>?
+            let isLast = state.updateRunning(key) { running in
+                running.mailboxes[ObjectIdentifier(mailbox)] = nil
+                task = running.task
+                // A run whose start has not returned is still wanted by its starter.
+                return running.mailboxes.isEmpty && !running.starting
             }
-            state.inFlight[key] = running
-            return nil
+            guard isLast == true else { return nil }
+            state.stopRunning(key)
+            return task
         }
         task?.cancel()
         return task
@@ -139,12 +167,12 @@ extension QueryCache {
 
     /// How many queries are running for renders of this cache.
     var runningQueryCount: Int {
-        state.withLock { $0.inFlight.count }
+        state.withLock { $0.runningCount }
     }
 
     /// How many renders wait on the run of `key` in flight.
     func subscriberCount(of key: String) -> Int {
-        state.withLock { $0.inFlight[key]?.mailboxes.count ?? 0 }
+        state.withLock { $0.running(key)?.mailboxes.count ?? 0 }
     }
 }
 

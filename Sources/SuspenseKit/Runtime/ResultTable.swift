@@ -7,18 +7,18 @@
 /// faulted in anew for every render: a fifth of a render whose components each read a key of
 /// their own. Here storing appends to warm memory, and the only random access is to an index of
 /// eight bytes a slot: a 32-bit fingerprint of the key's hash and the key's position.
-struct ResultTable {
+struct ResultTable<Value> {
     /// 0: empty; `Self.tombstone`: a removed key; else `fingerprint << 32 | (position + 1)`.
     private var slots: [UInt64] = []
     /// The keys and results by position; a removed position keeps an empty key and a nil result.
     private var keys: [String] = []
-    private var results: [QueryCache.Entry?] = []
+    private var results: [Value?] = []
     /// How many keys are stored, and how many slots and positions removals left behind.
     private(set) var count = 0
     private var tombstones = 0
     private var holes = 0
 
-    private static let tombstone = UInt64.max
+    private static var tombstone: UInt64 { .max }
 
     var isEmpty: Bool { count == 0 }
 
@@ -33,7 +33,60 @@ struct ResultTable {
         rebuild(slotCount: Self.slotCount(for: count))
     }
 
-    subscript(key: String) -> QueryCache.Entry? {
+    /// Where a key is, or would go: valid until the table is next changed.
+    struct Probe {
+        let hash: Int
+        fileprivate let slot: Int
+        /// The key's position, when it is stored.
+        let position: Int?
+    }
+
+    /// Looks `key` up once, for reading or changing what is there without a second lookup.
+    func probe(_ key: String) -> Probe {
+        probe(key, hash: key.hashValue)
+    }
+
+    /// `probe(_:)` with the key's hash computed already.
+    func probe(_ key: String, hash: Int) -> Probe {
+        let found = find(key, hash: hash)
+        return Probe(hash: hash, slot: found.slot, position: found.position)
+    }
+
+    /// The value at a position a probe found.
+    subscript(position position: Int) -> Value {
+        get { results[position]! }
+        set { results[position] = newValue }
+    }
+
+    /// Stores `value` under `key`, which `probe` found missing; returns its position.
+    @discardableResult
+    mutating func insert(_ key: String, _ value: Value, at probe: Probe) -> Int {
+        insert(key, value, hash: probe.hash, at: probe.slot)
+    }
+
+    /// Removes the key `probe` found.
+    mutating func remove(at probe: Probe) {
+        guard let position = probe.position else { return }
+        slots[probe.slot] = Self.tombstone
+        keys[position] = ""
+        results[position] = nil
+        count -= 1
+        tombstones += 1
+        holes += 1
+        if holes > 64 && holes > count { rebuild(slotCount: slots.count) }
+    }
+
+    /// Removes every value for which `shouldRemove` is true.
+    mutating func removeAll(where shouldRemove: (Value) -> Bool) {
+        // The keys first: removing may compact the arrays, which renumbers positions.
+        var doomed: [String] = []
+        for position in results.indices {
+            if let value = results[position], shouldRemove(value) { doomed.append(keys[position]) }
+        }
+        for key in doomed { removeValue(forKey: key) }
+    }
+
+    subscript(key: String) -> Value? {
         get {
             guard let position = find(key, hash: key.hashValue).position else { return nil }
             return results[position]
@@ -54,15 +107,7 @@ struct ResultTable {
     }
 
     mutating func removeValue(forKey key: String) {
-        let found = find(key, hash: key.hashValue)
-        guard let position = found.position else { return }
-        slots[found.slot] = Self.tombstone
-        keys[position] = ""
-        results[position] = nil
-        count -= 1
-        tombstones += 1
-        holes += 1
-        if holes > 64 && holes > count { rebuild(slotCount: slots.count) }
+        remove(at: probe(key))
     }
 
     mutating func removeAll() {
@@ -92,12 +137,12 @@ struct ResultTable {
         }
     }
 
-    private mutating func insert(_ key: String, _ entry: QueryCache.Entry, hash: Int, at slot: Int) {
+    @discardableResult
+    private mutating func insert(_ key: String, _ entry: Value, hash: Int, at slot: Int) -> Int {
         // Keep the load at three quarters at most, tombstones counted: probes stay short.
         if slots.isEmpty || (count + tombstones + 1) * 4 > slots.count * 3 {
             rebuild(slotCount: Self.slotCount(for: (count + 1) * 2))
-            insert(key, entry, hash: hash, at: find(key, hash: hash).slot)
-            return
+            return insert(key, entry, hash: hash, at: find(key, hash: hash).slot)
         }
         let position = keys.count
         precondition(position < Int(UInt32.max) - 1, "a QueryCache cannot hold more than 2^32 - 2 results")
@@ -106,13 +151,14 @@ struct ResultTable {
         if slots[slot] == Self.tombstone { tombstones -= 1 }
         slots[slot] = Self.word(hash: hash, position: position)
         count += 1
+        return position
     }
 
     /// Makes an index of `slotCount` slots (a power of two), dropping removed positions.
     private mutating func rebuild(slotCount: Int) {
         if holes > 0 {
             var keptKeys: [String] = []
-            var keptResults: [QueryCache.Entry?] = []
+            var keptResults: [Value?] = []
             keptKeys.reserveCapacity(max(count, keys.capacity))
             keptResults.reserveCapacity(max(count, results.capacity))
             for position in keys.indices where results[position] != nil {

@@ -21,7 +21,7 @@ import Testing
 
     @Test(arguments: [8, 300, 5_000])
     func agreesWithADictionary(keySpace: Int) {
-        var table = ResultTable()
+        var table = ResultTable<QueryCache.Entry>()
         var reference: [String: Int] = [:]
         var generator = Generator(state: UInt64(keySpace))
         for step in 0..<20_000 {
@@ -50,7 +50,7 @@ import Testing
     @Test func keysWhoseHashesShareTheirLowBitsAreKeptApart() {
         // Thousands of keys in a table of sixteen slots to begin with: probes run long, and
         // every key still finds its own result.
-        var table = ResultTable()
+        var table = ResultTable<QueryCache.Entry>()
         for index in 0..<10_000 { table["k\(index)"] = .value(index) }
         for index in stride(from: 0, to: 10_000, by: 2) { table.removeValue(forKey: "k\(index)") }
         for index in 0..<10_000 {
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func reservingMakesRoomOnceAndRemovingAllEmptiesIt() {
-        var table = ResultTable()
+        var table = ResultTable<QueryCache.Entry>()
         table.reserveCapacity(5_000)
         #expect(table.capacity >= 5_000)
         table["a"] = .pendingForever

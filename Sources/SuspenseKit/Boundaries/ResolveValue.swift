@@ -18,14 +18,30 @@ public func resolveValue<Value: Sendable>(
 /// - Parameters:
 ///   - key: Identifies the query's result in the cache.
 ///   - query: Loads the value; called at most once per key per cache.
+@inlinable
 public func resolveValue<Value: Sendable>(
     key: String,
     query: @escaping @Sendable () async throws -> Value
 ) throws -> Value {
-    guard let scope = RenderScope.current else {
-        throw Promise<Value>.pending(key: key, query: query)
+    // Inlined, so that running the query and casting its value are specialized for `Value` in
+    // the caller's module; the lookup and the bookkeeping stay out of line.
+    switch try QueryCache._readNotingFailures(key) {
+    case .value(let value):
+        return try QueryCache._cast(value, key: key, as: Value.self)
+    case .start(let start):
+        let value = try QueryCache._start(start) {
+            let result: Result<any Sendable, any Error>
+            do {
+                result = .success(try await query())
+            } catch {
+                result = .failure(error)
+            }
+            QueryCache._finish(start, with: result)
+        }
+        if let value { return try QueryCache._cast(value, key: key, as: Value.self) }
+    case .suspend:
+        break
     }
-    if let value = try scope.cache.read(key, mailbox: scope.mailbox, query: query) { return value }
     throw Promise<Value>.pending(key: key, query: query)
 }
 

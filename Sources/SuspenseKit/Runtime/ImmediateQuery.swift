@@ -31,128 +31,192 @@ final class RenderScope: Sendable {
     @TaskLocal static var current: RenderScope?
 }
 
-extension QueryCache {
-    /// What `read` found under the lock.
-    private enum Found {
-        case entry(Entry)
-        case suspend
-        /// A run to start, and the key's hash, for the run to find its place again at once.
-        case start(UInt64, hash: Int)
-    }
+/// What `resolveValue(key:query:)` found for its key: the non-generic part of a read, out of
+/// line; the generic part (running the query, casting its value) is inlined into the caller's
+/// module, where it is specialized for the value's type. Not API.
+@usableFromInline
+enum _QueryRead {
+    /// Outside a render, or the component has to suspend (the query is running, stubbed, or
+    /// pending for good): the caller throws its promise.
+    case suspend
+    /// The stored value.
+    case value(any Sendable)
+    /// A run to start at once.
+    case start(_QueryStart)
+}
 
+/// A run `resolveValue(key:query:)` starts at once, on the component's thread. Not API.
+@usableFromInline
+struct _QueryStart: Sendable {
+    let cache: QueryCache
+    let mailbox: QueryMailbox
+    let key: String
+    let run: UInt64
+    /// The key's hash, for the run to find its place in the cache again at once.
+    let hash: Int
+}
+
+extension QueryCache {
     /// What became of a run `read` started that did not finish at once, when the start returned.
     private enum StartOutcome {
         case running
         case finishedLater(Entry?)
     }
 
-    /// Reads `key` for the render whose results reach `mailbox`: the stored value, or the value
-    /// of a query started now that finished without suspending; `nil` when the component has to
-    /// suspend (the query is running, stubbed, or pending for good). Rethrows a stored failure.
-    func read<Value: Sendable>(
-        _ key: String,
-        mailbox: QueryMailbox,
-        query: @escaping @Sendable () async throws -> Value
-    ) throws -> Value? {
+    /// Reads `key` in the current render: the stored value, a stored failure (thrown), a run to
+    /// start, or `.suspend`.
+    private static func read(_ key: String) throws -> _QueryRead {
+        guard let scope = RenderScope.current else { return .suspend }
+        return try scope.cache.read(key, mailbox: scope.mailbox)
+    }
+
+    private func read(_ key: String, mailbox: QueryMailbox) throws -> _QueryRead {
         let now = now()
-        let found: Found = state.withLock { state in
+        let found: _QueryRead = try state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(key) }
             // One lookup of the key: what is there, or where its run goes.
             let (probe, cell) = state.lookUp(key, now: now)
             switch cell {
             case .stored(let entry)?:
-                return .entry(entry)
+                return try Self.read(entry)
             case .running?:
-                if !state.storedWhileRunning.isEmpty, let entry = state.storedWhileRunning[key] { return .entry(entry) }
+                if !state.storedWhileRunning.isEmpty, let entry = state.storedWhileRunning[key] {
+                    return try Self.read(entry)
+                }
                 return .suspend
             case nil:
                 if !state.stubs.isEmpty && state.stubs[key] != nil { return .suspend }
                 state.nextRun += 1
                 state.startRunning(key, InFlightQuery(startingRun: state.nextRun), at: probe)
-                return .start(state.nextRun, hash: probe.hash)
+                return .start(
+                    _QueryStart(cache: self, mailbox: mailbox, key: key, run: state.nextRun, hash: probe.hash))
             }
         }
         switch found {
-        case .entry(let entry):
+        case .value:
             // Stored by a run this render started and has not applied yet: suspend on it.
-            if mailbox.isAwaiting(key) { return nil }
-            if case .failure = entry { mailbox.noteFailure(key) }
-            do {
-                return try Self.value(of: entry, key: key)
-            } catch let mismatch as QueryTypeMismatch {
-                state.withLock { state in
-                    if state.stubs[key] != nil { state.stubMismatches.append(mismatch) }
-                }
-                throw mismatch
-            }
-        case .suspend:
-            return nil
-        case .start(let run, let hash):
-            let start = ImmediateStart.current
-            let saved = start.begin(run, of: self)
-            let task = startImmediately { [self] in
-                let result: Result<any Sendable, any Error>
-                do {
-                    result = .success(try await query())
-                } catch let inner as any AnyPromise {
-                    result = .failure(SuspenseError.promiseThrownInQuery(query: key, promise: inner.valueTypeName))
-                } catch {
-                    result = .failure(error)
-                }
-                if let entry = self.complete(key, run: run, hash: hash, with: result) {
-                    // Still inside the start, on its thread: hand the result to the starter.
-                    ImmediateStart.current.finished(run, of: self, with: entry)
-                }
-            }
-            // Finished at once (the common case): its result, without the lock.
-            if let entry = start.end(restoring: saved) {
-                if case .failure = entry { mailbox.noteFailure(key) }
-                return try Self.value(of: entry, key: key)
-            }
-            let outcome: StartOutcome = state.withLock { state in
-                let isRunning = state.updateRunning(key) { running in
-                    guard running.run == run else { return false }
-                    // Still running: from now on its result reaches the starter's mailbox too.
-                    running.task = task
-                    running.starting = false
-                    running.mailboxes[ObjectIdentifier(mailbox)] = mailbox
-                    return true
-                }
-                if isRunning == true { return .running }
-                // It suspended, and finished on another thread before the start returned: the
-                // component suspends as for any query that suspended, and the result is
-                // delivered to the render like any other. Which path a query takes, and which
-                // components show a fallback, never depend on timing.
-                return .finishedLater(state.entry(key, now: nil))
-            }
-            mailbox.noteAwaiting(key)
-            switch outcome {
-            case .running:
-                break
-            case .finishedLater(let entry):
-                switch entry {
-                case .value(let value)?: mailbox.post(.key(key), .success(value))
-                case .failure(let error)?: mailbox.post(.key(key), .failure(error))
-                // Forgotten meanwhile (`removeValue`): the render's slot starts it again.
-                case .pendingForever?, nil: mailbox.applied(key)
-                }
-            }
-            return nil
+            if mailbox.isAwaiting(key) { return .suspend }
+        case .suspend, .start:
+            break
+        }
+        return found
+    }
+
+    /// A stored entry as a read returns it (a failure is thrown, noted by the render elsewhere).
+    private static func read(_ entry: Entry) throws -> _QueryRead {
+        switch entry {
+        case .value(let value): return .value(value)
+        case .failure(let error): throw StoredFailure(error: error)
+        case .pendingForever: return .suspend
         }
     }
 
-    private static func value<Value>(of entry: Entry, key: String) throws -> Value? {
-        switch entry {
-        case .value(let stored):
-            guard let value = stored as? Value else {
-                throw QueryTypeMismatch(key: key, expected: "\(Value.self)", found: "\(type(of: stored))")
+    /// A stored failure on its way out of the lock, to be noted by the render reading it.
+    private struct StoredFailure: Error {
+        let error: any Error
+    }
+
+    /// `read(_:)`, noting a stored failure the render met before it is thrown at the component.
+    @usableFromInline
+    static func _readNotingFailures(_ key: String) throws -> _QueryRead {
+        do {
+            return try read(key)
+        } catch let failure as StoredFailure {
+            if let scope = RenderScope.current, !scope.mailbox.isAwaiting(key) {
+                scope.mailbox.noteFailure(key)
+                throw failure.error
             }
-            return value
-        case .failure(let error):
-            throw error
-        case .pendingForever:
-            return nil
+            // Stored by a run this render started and has not applied yet: suspend on it.
+            return .suspend
         }
+    }
+
+    /// Called by a run started at once, as it finishes: stores its result, and hands it to the
+    /// starter when the run is still inside its start, on the starter's thread.
+    @usableFromInline
+    static func _finish(_ start: _QueryStart, with result: Result<any Sendable, any Error>) {
+        var result = result
+        if case .failure(let inner as any AnyPromise) = result {
+            result = .failure(SuspenseError.promiseThrownInQuery(query: start.key, promise: inner.valueTypeName))
+        }
+        if let entry = start.cache.complete(start.key, run: start.run, hash: start.hash, with: result) {
+            ImmediateStart.current.finished(start.run, of: start.cache, with: entry)
+        }
+    }
+
+    /// Starts `start`'s run with `operation` (which ends by calling `_finish`): the value when it
+    /// finished at once (a failure is thrown), nil when the component has to suspend on it.
+    @usableFromInline
+    static func _start(
+        _ start: _QueryStart, _ operation: @escaping @Sendable () async -> Void
+    ) throws -> (any Sendable)? {
+        let record = ImmediateStart.current
+        let saved = record.begin(start.run, of: start.cache)
+        let task = startImmediately(operation)
+        // Finished at once (the common case): its result, without the lock.
+        if let entry = record.end(restoring: saved) {
+            switch entry {
+            case .value(let value): return value
+            case .failure(let error):
+                start.mailbox.noteFailure(start.key)
+                throw error
+            case .pendingForever: return nil
+            }
+        }
+        start.cache.joinOwnRun(start, task: task)
+        return nil
+    }
+
+    /// The run `start` began did not finish at once: the render waits on it like on any run.
+    private func joinOwnRun(_ start: _QueryStart, task: Task<Void, Never>) {
+        let (key, run, mailbox) = (start.key, start.run, start.mailbox)
+        let outcome: StartOutcome = state.withLock { state in
+            let isRunning = state.updateRunning(key) { running in
+                guard running.run == run else { return false }
+                // Still running: from now on its result reaches the starter's mailbox too.
+                running.task = task
+                running.starting = false
+                running.mailboxes[ObjectIdentifier(mailbox)] = mailbox
+                return true
+            }
+            if isRunning == true { return .running }
+            // It suspended, and finished on another thread before the start returned: the
+            // component suspends as for any query that suspended, and the result is
+            // delivered to the render like any other. Which path a query takes, and which
+            // components show a fallback, never depend on timing.
+            return .finishedLater(state.entry(key, now: nil))
+        }
+        mailbox.noteAwaiting(key)
+        switch outcome {
+        case .running:
+            break
+        case .finishedLater(let entry):
+            switch entry {
+            case .value(let value)?: mailbox.post(.key(key), .success(value))
+            case .failure(let error)?: mailbox.post(.key(key), .failure(error))
+            // Forgotten meanwhile (`removeValue`): the render's slot starts it again.
+            case .pendingForever?, nil: mailbox.applied(key)
+            }
+        }
+    }
+
+    /// A stored value read as `Value`; a value of another type is a `QueryTypeMismatch`,
+    /// recorded when the value was stubbed.
+    @inlinable
+    static func _cast<Value>(_ value: any Sendable, key: String, as type: Value.Type) throws -> Value {
+        if let typed = value as? Value { return typed }
+        throw _mismatch(key: key, expected: "\(Value.self)", found: value)
+    }
+
+    @usableFromInline
+    static func _mismatch(key: String, expected: String, found value: any Sendable) -> QueryTypeMismatch {
+        let mismatch = QueryTypeMismatch(key: key, expected: expected, found: "\(type(of: value))")
+        if let cache = RenderScope.current?.cache {
+            cache.state.withLock { state in
+                if state.stubs[key] != nil { state.stubMismatches.append(mismatch) }
+            }
+        }
+        return mismatch
     }
 }
 

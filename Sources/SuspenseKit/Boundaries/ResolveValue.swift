@@ -29,20 +29,35 @@ public func resolveValue<Value: Sendable>(
     case .value(let value):
         return try QueryCache._cast(value, key: key, as: Value.self)
     case .start(let start):
-        let value = try QueryCache._start(start) {
-            let result: Result<any Sendable, any Error>
-            do {
-                result = .success(try await query())
-            } catch {
-                result = .failure(error)
-            }
-            QueryCache._finish(start, with: result)
+        // The run starts here, on this thread until it first suspends, where the platform has
+        // immediate tasks (elsewhere as a detached task): written out here rather than passed
+        // to a helper, so that the closure is made as the task takes it, with no thunk around it.
+        let saved = QueryCache._begin(start)
+        let task: Task<Void, Never>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            task = Task.immediateDetached { await _run(query, for: start) }
+        } else {
+            task = Task.detached { await _run(query, for: start) }
         }
-        if let value { return try QueryCache._cast(value, key: key, as: Value.self) }
+        if let value = try QueryCache._end(start, task: task, restoring: saved) {
+            return try QueryCache._cast(value, key: key, as: Value.self)
+        }
     case .suspend:
         break
     }
     throw Promise<Value>.pending(key: key, query: query)
+}
+
+/// Runs a query `resolveValue(key:query:)` started, and hands its result to the cache. Not API.
+@inlinable
+func _run<Value: Sendable>(_ query: @Sendable () async throws -> Value, for start: _QueryStart) async {
+    let result: Result<any Sendable, any Error>
+    do {
+        result = .success(try await query())
+    } catch {
+        result = .failure(error)
+    }
+    QueryCache._finish(start, with: result)
 }
 
 /// Two reads of one key asked for different value types.

@@ -144,17 +144,20 @@ extension QueryCache {
         }
     }
 
-    /// Starts `start`'s run with `operation` (which ends by calling `_finish`): the value when it
-    /// finished at once (a failure is thrown), nil when the component has to suspend on it.
+    /// Marks this thread as starting `start`'s run; returns what `_end` restores.
     @usableFromInline
-    static func _start(
-        _ start: _QueryStart, _ operation: @escaping @Sendable () async -> Void
+    static func _begin(_ start: _QueryStart) -> ImmediateStart.Saved {
+        ImmediateStart.current.begin(start.run, of: start.cache)
+    }
+
+    /// The start of `start`'s run returned `task`: the value when the run finished at once (a
+    /// failure is thrown), nil when the component has to suspend on it.
+    @usableFromInline
+    static func _end(
+        _ start: _QueryStart, task: Task<Void, Never>, restoring saved: ImmediateStart.Saved
     ) throws -> (any Sendable)? {
-        let record = ImmediateStart.current
-        let saved = record.begin(start.run, of: start.cache)
-        let task = startImmediately(operation)
         // Finished at once (the common case): its result, without the lock.
-        if let entry = record.end(restoring: saved) {
+        if let entry = ImmediateStart.current.end(restoring: saved) {
             switch entry {
             case .value(let value): return value
             case .failure(let error):
@@ -218,13 +221,4 @@ extension QueryCache {
         }
         return mismatch
     }
-}
-
-/// Starts `operation` on the current thread, until its first suspension, where the platform has
-/// immediate tasks; elsewhere as a detached task. Task-locals are not inherited either way.
-private func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        return Task.immediateDetached(operation: operation)
-    }
-    return Task.detached(operation: operation)
 }

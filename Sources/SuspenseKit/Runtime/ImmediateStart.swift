@@ -15,6 +15,7 @@
 /// the run "you finished at once" and carries its result back, with no lock and no table. A run
 /// that suspended finishes on another thread, or after the start returned, and finds no record
 /// of its run.
+@usableFromInline
 final class ImmediateStart {
     /// The run being started on this thread, and its cache (run numbers are per cache); 0 when none.
     private var run: UInt64 = 0
@@ -22,7 +23,7 @@ final class ImmediateStart {
     /// What the run left when it finished at once.
     private var entry: QueryCache.Entry?
 
-    typealias Saved = (run: UInt64, cache: ObjectIdentifier?)
+    @usableFromInline typealias Saved = (run: UInt64, cache: ObjectIdentifier?)
 
     /// This thread's record, made on first use and released when the thread exits.
     static var current: ImmediateStart {

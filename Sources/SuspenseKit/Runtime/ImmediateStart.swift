@@ -57,8 +57,8 @@ final class ImmediateStart {
 
     /// Called by a run as it finishes: keeps `entry` for the starter when this thread is
     /// starting `run` of `cache` (it finished at once).
-    func finished(_ run: UInt64, of cache: QueryCache, with entry: QueryCache.Entry) {
-        if self.run == run && self.cache == ObjectIdentifier(cache) { self.entry = entry }
+    func finished(_ run: UInt64, of cache: QueryCache, with entry: consuming QueryCache.Entry) {
+        if self.run == run && self.cache == ObjectIdentifier(cache) { self.entry = consume entry }
     }
 
     private static let key: pthread_key_t = {

@@ -29,6 +29,14 @@ public final class QueryCache: Sendable {
         case value(any Sendable)
         case failure(any Error)
         case pendingForever
+
+        /// A run's result as it is stored.
+        init(_ result: consuming Result<any Sendable, any Error>) {
+            switch consume result {
+            case .success(let value): self = .value(value)
+            case .failure(let error): self = .failure(error)
+            }
+        }
     }
 
     /// What the table holds under a key: a result, or the run of its query in flight.

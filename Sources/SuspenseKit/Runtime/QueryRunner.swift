@@ -120,11 +120,7 @@ extension QueryCache {
         _ key: String, run: UInt64, hash: Int, with result: Result<any Sendable, any Error>
     ) -> Entry? {
         let now = now()
-        let entry: Entry
-        switch result {
-        case .success(let value): entry = .value(value)
-        case .failure(let error): entry = .failure(error)
-        }
+        let entry = Entry(result)
         var stored = false
         let mailboxes: [QueryMailbox]? = state.withLock { state in
             // One lookup: the run's cell becomes its result.
@@ -142,7 +138,8 @@ extension QueryCache {
         for mailbox in mailboxes ?? [] {
             mailbox.post(.key(key), result)
         }
-        return stored ? entry : nil
+        guard stored else { return nil }
+        return consume entry
     }
 
     /// Stops `mailbox` waiting on `key`; the last render to leave cancels the run, and gets its

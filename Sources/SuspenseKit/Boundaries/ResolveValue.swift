@@ -23,41 +23,62 @@ public func resolveValue<Value: Sendable>(
     key: String,
     query: @escaping @Sendable () async throws -> Value
 ) throws -> Value {
-    // Inlined, so that running the query and casting its value are specialized for `Value` in
-    // the caller's module; the lookup and the bookkeeping stay out of line.
+    // Inlined, so that running the query and handing back its value are specialized for
+    // `Value` in the caller's module; the lookup and the bookkeeping stay out of line.
     switch try QueryCache._readNotingFailures(key) {
     case .value(let value):
         return try QueryCache._cast(value, key: key, as: Value.self)
     case .start(let start):
         // The run starts here, on this thread until it first suspends, where the platform has
         // immediate tasks (elsewhere as a detached task): written out here rather than passed
-        // to a helper, so that the closure is made as the task takes it, with no thunk around it.
+        // to a helper, so that the closure is made as the task takes it, with no thunk around
+        // it. A run that finishes at once leaves its value in `value`, typed: no cast.
+        var value: Value?
         let saved = QueryCache._begin(start)
-        let task: Task<Void, Never>
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            task = Task.immediateDetached { await _run(query, for: start) }
-        } else {
-            task = Task.detached { await _run(query, for: start) }
+        let task = withUnsafeMutablePointer(to: &value) { pointer in
+            let slot = _StarterSlot(pointer)
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                return Task.immediateDetached { await _run(query, for: start, leavingValueIn: slot) }
+            }
+            return Task.detached { await _run(query, for: start, leavingValueIn: slot) }
         }
-        if let value = try QueryCache._end(start, task: task, restoring: saved) {
-            return try QueryCache._cast(value, key: key, as: Value.self)
-        }
+        if try QueryCache._end(start, task: task, restoring: saved), let value { return value }
     case .suspend:
         break
     }
     throw Promise<Value>.pending(key: key, query: query)
 }
 
-/// Runs a query `resolveValue(key:query:)` started, and hands its result to the cache. Not API.
+/// Runs a query `resolveValue(key:query:)` started and hands its result to the cache; a value
+/// that finished at once also goes to the starter's frame, through `slot`. Not API.
 @inlinable
-func _run<Value: Sendable>(_ query: @Sendable () async throws -> Value, for start: _QueryStart) async {
-    let result: Result<any Sendable, any Error>
+func _run<Value: Sendable>(
+    _ query: @Sendable () async throws -> Value,
+    for start: _QueryStart,
+    leavingValueIn slot: _StarterSlot<Value>
+) async {
     do {
-        result = .success(try await query())
+        let value = try await query()
+        if QueryCache._finish(start, with: .success(value)) {
+            // Still inside the start, on the starter's thread: its frame is live.
+            slot.pointer.pointee = value
+        }
     } catch {
-        result = .failure(error)
+        QueryCache._finish(start, with: .failure(error))
     }
-    QueryCache._finish(start, with: result)
+}
+
+/// Where a run started at once leaves its value for the starter: a variable in the frame of
+/// `resolveValue(key:query:)`, written only while that frame waits for the start to return, on
+/// its thread (checked through the thread's `ImmediateStart` record). Not API.
+@usableFromInline
+struct _StarterSlot<Value>: @unchecked Sendable {
+    @usableFromInline let pointer: UnsafeMutablePointer<Value?>
+
+    @inlinable
+    init(_ pointer: UnsafeMutablePointer<Value?>) {
+        self.pointer = pointer
+    }
 }
 
 /// Two reads of one key asked for different value types.

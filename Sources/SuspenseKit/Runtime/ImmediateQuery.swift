@@ -132,16 +132,18 @@ extension QueryCache {
     }
 
     /// Called by a run started at once, as it finishes: stores its result, and hands it to the
-    /// starter when the run is still inside its start, on the starter's thread.
-    @usableFromInline
-    static func _finish(_ start: _QueryStart, with result: Result<any Sendable, any Error>) {
+    /// starter when the run is still inside its start, on the starter's thread (then true: the
+    /// caller leaves the typed value in the starter's frame too).
+    @usableFromInline @discardableResult
+    static func _finish(_ start: _QueryStart, with result: Result<any Sendable, any Error>) -> Bool {
         var result = result
         if case .failure(let inner as any AnyPromise) = result {
             result = .failure(SuspenseError.promiseThrownInQuery(query: start.key, promise: inner.valueTypeName))
         }
-        if let entry = start.cache.complete(start.key, run: start.run, hash: start.hash, with: result) {
-            ImmediateStart.current.finished(start.run, of: start.cache, with: entry)
+        guard let entry = start.cache.complete(start.key, run: start.run, hash: start.hash, with: result) else {
+            return false
         }
+        return ImmediateStart.current.finished(start.run, of: start.cache, with: entry)
     }
 
     /// Marks this thread as starting `start`'s run; returns what `_end` restores.
@@ -155,19 +157,20 @@ extension QueryCache {
     @usableFromInline
     static func _end(
         _ start: _QueryStart, task: Task<Void, Never>, restoring saved: ImmediateStart.Saved
-    ) throws -> (any Sendable)? {
-        // Finished at once (the common case): its result, without the lock.
+    ) throws -> Bool {
+        // Finished at once (the common case): its result, without the lock; a value is in the
+        // starter's frame already.
         if let entry = ImmediateStart.current.end(restoring: saved) {
             switch entry {
-            case .value(let value): return value
+            case .value: return true
             case .failure(let error):
                 start.mailbox.noteFailure(start.key)
                 throw error
-            case .pendingForever: return nil
+            case .pendingForever: return false
             }
         }
         start.cache.joinOwnRun(start, task: task)
-        return nil
+        return false
     }
 
     /// The run `start` began did not finish at once: the render waits on it like on any run.

@@ -55,10 +55,12 @@ final class ImmediateStart {
         return taken
     }
 
-    /// Called by a run as it finishes: keeps `entry` for the starter when this thread is
-    /// starting `run` of `cache` (it finished at once).
-    func finished(_ run: UInt64, of cache: QueryCache, with entry: consuming QueryCache.Entry) {
-        if self.run == run && self.cache == ObjectIdentifier(cache) { self.entry = consume entry }
+    /// Called by a run as it finishes: keeps `entry` for the starter, and returns true, when this
+    /// thread is starting `run` of `cache` (it finished at once).
+    func finished(_ run: UInt64, of cache: QueryCache, with entry: consuming QueryCache.Entry) -> Bool {
+        guard self.run == run && self.cache == ObjectIdentifier(cache) else { return false }
+        self.entry = consume entry
+        return true
     }
 
     private static let key: pthread_key_t = {

@@ -140,10 +140,10 @@ extension QueryCache {
         if case .failure(let inner as any AnyPromise) = result {
             result = .failure(SuspenseError.promiseThrownInQuery(query: start.key, promise: inner.valueTypeName))
         }
-        guard let entry = start.cache.complete(start.key, run: start.run, hash: start.hash, with: result) else {
-            return false
-        }
-        return ImmediateStart.current.finished(start.run, of: start.cache, with: entry)
+        guard start.cache.complete(start.key, run: start.run, hash: start.hash, with: result) else { return false }
+        var failure: (any Error)?
+        if case .failure(let error) = result { failure = error }
+        return ImmediateStart.current.finished(start.run, of: start.cache, failure: failure)
     }
 
     /// Marks this thread as starting `start`'s run; returns what `_end` restores.
@@ -160,17 +160,16 @@ extension QueryCache {
     ) throws -> Bool {
         // Finished at once (the common case): its result, without the lock; a value is in the
         // starter's frame already.
-        if let entry = ImmediateStart.current.end(restoring: saved) {
-            switch entry {
-            case .value: return true
-            case .failure(let error):
-                start.mailbox.noteFailure(start.key)
-                throw error
-            case .pendingForever: return false
-            }
+        switch ImmediateStart.current.end(restoring: saved) {
+        case .value:
+            return true
+        case .failure(let error):
+            start.mailbox.noteFailure(start.key)
+            throw error
+        case .running:
+            start.cache.joinOwnRun(start, task: task)
+            return false
         }
-        start.cache.joinOwnRun(start, task: task)
-        return false
     }
 
     /// The run `start` began did not finish at once: the render waits on it like on any run.

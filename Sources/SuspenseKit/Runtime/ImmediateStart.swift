@@ -20,8 +20,16 @@ final class ImmediateStart {
     /// The run being started on this thread, and its cache (run numbers are per cache); 0 when none.
     private var run: UInt64 = 0
     private var cache: ObjectIdentifier?
-    /// What the run left when it finished at once.
-    private var entry: QueryCache.Entry?
+    /// How the run ended, when it finished at once.
+    private var outcome = Outcome.running
+
+    /// How a run started here ended while its start had not returned. A value is in the
+    /// starter's frame already (see `_StarterSlot`); a failure is carried here.
+    enum Outcome {
+        case running
+        case value
+        case failure(any Error)
+    }
 
     @usableFromInline typealias Saved = (run: UInt64, cache: ObjectIdentifier?)
 
@@ -46,20 +54,19 @@ final class ImmediateStart {
         return (self.run, self.cache)
     }
 
-    /// Ends the start: the result the run left, if it finished at once.
-    func end(restoring saved: Saved) -> QueryCache.Entry? {
+    /// Ends the start: how the run ended, if it finished at once.
+    func end(restoring saved: Saved) -> Outcome {
         (run, cache) = saved
-        guard entry != nil else { return nil }
-        var taken: QueryCache.Entry?
-        swap(&taken, &entry)  // moved out, not copied
-        return taken
+        if case .running = outcome { return .running }
+        defer { outcome = .running }
+        return outcome
     }
 
-    /// Called by a run as it finishes: keeps `entry` for the starter, and returns true, when this
-    /// thread is starting `run` of `cache` (it finished at once).
-    func finished(_ run: UInt64, of cache: QueryCache, with entry: consuming QueryCache.Entry) -> Bool {
+    /// Called by a run as it finishes: notes how it ended (`failure`, or nil for a value), and
+    /// returns true, when this thread is starting `run` of `cache` (it finished at once).
+    func finished(_ run: UInt64, of cache: QueryCache, failure: (any Error)?) -> Bool {
         guard self.run == run && self.cache == ObjectIdentifier(cache) else { return false }
-        self.entry = consume entry
+        outcome = failure.map { .failure($0) } ?? .value
         return true
     }
 

@@ -113,12 +113,12 @@ extension QueryCache {
     }
 
     /// Stores a run's result and delivers it to every render waiting on it; a run cancelled
-    /// because nobody waited any more delivers nothing and stores nothing. Returns the entry
-    /// stored, if it was. `hash` is the key's, as the run's start computed it.
+    /// because nobody waited any more delivers nothing and stores nothing. Returns whether it
+    /// stored the result. `hash` is the key's, as the run's start computed it.
     @discardableResult
     func complete(
         _ key: String, run: UInt64, hash: Int, with result: Result<any Sendable, any Error>
-    ) -> Entry? {
+    ) -> Bool {
         let now = now()
         let entry = Entry(result)
         var stored = false
@@ -138,8 +138,7 @@ extension QueryCache {
         for mailbox in mailboxes ?? [] {
             mailbox.post(.key(key), result)
         }
-        guard stored else { return nil }
-        return consume entry
+        return stored
     }
 
     /// Stops `mailbox` waiting on `key`; the last render to leave cancels the run, and gets its

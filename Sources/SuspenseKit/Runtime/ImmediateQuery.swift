@@ -136,13 +136,17 @@ extension QueryCache {
     /// caller leaves the typed value in the starter's frame too).
     @usableFromInline @discardableResult
     static func _finish(_ start: _QueryStart, with result: Result<any Sendable, any Error>) -> Bool {
-        var result = result
-        if case .failure(let inner as any AnyPromise) = result {
-            result = .failure(SuspenseError.promiseThrownInQuery(query: start.key, promise: inner.valueTypeName))
+        guard case .failure(let error) = result else {
+            guard start.cache.complete(start.key, run: start.run, hash: start.hash, with: result) else { return false }
+            return ImmediateStart.current.finished(start.run, of: start.cache, failure: nil)
         }
-        guard start.cache.complete(start.key, run: start.run, hash: start.hash, with: result) else { return false }
-        var failure: (any Error)?
-        if case .failure(let error) = result { failure = error }
+        var failure = error
+        if let inner = error as? any AnyPromise {
+            failure = SuspenseError.promiseThrownInQuery(query: start.key, promise: inner.valueTypeName)
+        }
+        guard start.cache.complete(start.key, run: start.run, hash: start.hash, with: .failure(failure)) else {
+            return false
+        }
         return ImmediateStart.current.finished(start.run, of: start.cache, failure: failure)
     }
 

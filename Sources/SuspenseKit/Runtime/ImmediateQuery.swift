@@ -32,8 +32,8 @@ final class RenderScope: Sendable {
 }
 
 /// What `resolveValue(key:query:)` found for its key: the non-generic part of a read, out of
-/// line; the generic part (running the query, casting its value) is inlined into the caller's
-/// module, where it is specialized for the value's type. Not API.
+/// line; the generic part (running the query, handing back its value) is inlined into the
+/// caller's module, where it is specialized for the value's type. Not API.
 @usableFromInline
 enum _QueryRead {
     /// Outside a render, or the component has to suspend (the query is running, stubbed, or

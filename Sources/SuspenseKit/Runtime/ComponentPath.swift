@@ -1,10 +1,6 @@
 /// The names of the components and boundaries from the root to a place in the tree. Places share
 /// their common prefix, so that going one level deeper costs O(1): copying an array at every
 /// level made deep trees quadratic.
-///
-/// The last name is held inline, and goes into a shared link only when a place below it needs
-/// one (`sealLast()`, done once for a parent however many children it has): a component without
-/// components below it, the most common kind, costs no allocation.
 struct ComponentPath: Sendable {
     /// Immutable once made; `parent` is cleared only in `deinit`, on links no one else holds.
     private final class Link: @unchecked Sendable {
@@ -28,25 +24,12 @@ struct ComponentPath: Sendable {
         }
     }
 
-    /// Every name but the last.
-    private var sealed: Link?
-    /// The last name, when it is not sealed into a link yet.
-    private var last: String?
+    private var last: Link?
 
     init() {}
 
     mutating func append(_ name: String) {
-        sealLast()
-        last = name
-    }
-
-    /// Moves the last name into a link, so that copies of this path made for the places below
-    /// share it instead of each making one.
-    mutating func sealLast() {
-        if let name = last {
-            sealed = Link(name, parent: sealed)
-            last = nil
-        }
+        last = Link(name, parent: last)
     }
 
     func appending(_ name: String) -> ComponentPath {
@@ -58,8 +41,7 @@ struct ComponentPath: Sendable {
     /// The names, root first.
     var names: [String] {
         var names: [String] = []
-        if let last { names.append(last) }
-        var link = sealed
+        var link = last
         while let current = link {
             names.append(current.name)
             link = current.parent

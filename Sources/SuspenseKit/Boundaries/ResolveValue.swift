@@ -18,15 +18,67 @@ public func resolveValue<Value: Sendable>(
 /// - Parameters:
 ///   - key: Identifies the query's result in the cache.
 ///   - query: Loads the value; called at most once per key per cache.
+@inlinable
 public func resolveValue<Value: Sendable>(
     key: String,
     query: @escaping @Sendable () async throws -> Value
 ) throws -> Value {
-    guard let scope = RenderScope.current else {
-        throw Promise<Value>.pending(key: key, query: query)
+    // Inlined, so that running the query and handing back its value are specialized for
+    // `Value` in the caller's module; the lookup and the bookkeeping stay out of line.
+    switch try QueryCache._readNotingFailures(key) {
+    case .value(let value):
+        return try QueryCache._cast(value, key: key, as: Value.self)
+    case .start(let start):
+        // The run starts here, on this thread until it first suspends, where the platform has
+        // immediate tasks (elsewhere as a detached task): written out here rather than passed
+        // to a helper, so that the closure is made as the task takes it, with no thunk around
+        // it. A run that finishes at once leaves its value in `value`, typed: no cast.
+        var value: Value?
+        let saved = QueryCache._begin(start)
+        let task = withUnsafeMutablePointer(to: &value) { pointer in
+            let slot = _StarterSlot(pointer)
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                return Task.immediateDetached { await _run(query, for: start, leavingValueIn: slot) }
+            }
+            return Task.detached { await _run(query, for: start, leavingValueIn: slot) }
+        }
+        if try QueryCache._end(start, task: task, restoring: saved), let value { return value }
+    case .suspend:
+        break
     }
-    if let value = try scope.cache.read(key, mailbox: scope.mailbox, query: query) { return value }
     throw Promise<Value>.pending(key: key, query: query)
+}
+
+/// Runs a query `resolveValue(key:query:)` started and hands its result to the cache; a value
+/// that finished at once also goes to the starter's frame, through `slot`. Not API.
+@inlinable
+func _run<Value: Sendable>(
+    _ query: @Sendable () async throws -> Value,
+    for start: _QueryStart,
+    leavingValueIn slot: _StarterSlot<Value>
+) async {
+    do {
+        let value = try await query()
+        if QueryCache._finish(start, with: .success(value)) {
+            // Still inside the start, on the starter's thread: its frame is live.
+            slot.pointer.pointee = value
+        }
+    } catch {
+        QueryCache._finish(start, with: .failure(error))
+    }
+}
+
+/// Where a run started at once leaves its value for the starter: a variable in the frame of
+/// `resolveValue(key:query:)`, written only while that frame waits for the start to return, on
+/// its thread (checked through the thread's `ImmediateStart` record). Not API.
+@usableFromInline
+struct _StarterSlot<Value>: @unchecked Sendable {
+    @usableFromInline let pointer: UnsafeMutablePointer<Value?>
+
+    @inlinable
+    init(_ pointer: UnsafeMutablePointer<Value?>) {
+        self.pointer = pointer
+    }
 }
 
 /// Two reads of one key asked for different value types.

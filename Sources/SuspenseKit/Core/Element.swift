@@ -66,7 +66,7 @@ public struct Element<Content: Component>: Component {
         // The content resolved here rather than through a helper: one frame less per element,
         // which is what bounds the depth of a render on an actor's thread in debug builds.
         try resolver.resolveElement(tag: component.tag, attributes: component.attributes) { resolver in
-            if let content = component.content.content { try Content._resolve(content, in: resolver) }
+            try component.content.content?._resolveSelf(in: resolver)
         }
     }
 }

@@ -18,6 +18,6 @@ public struct Group<Content: Component>: Component {
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         // Resolved here rather than through a helper: one frame less per level (see Element).
         if let failure = component.content.failure { throw BuildFailure.wrapping(failure) }
-        if let content = component.content.content { try Content._resolve(content, in: resolver) }
+        try component.content.content?._resolveSelf(in: resolver)
     }
 }

@@ -47,6 +47,7 @@ enum HTMLRenderer {
                 nameRanges.append(start..<nameBytes.count)
             }
             let entries = tree.entries
+            let names = tree.names.names
             var size = 0
             try tree.bytes.withUnsafeBufferPointer { text in
                 for index in entries.indices {
@@ -58,13 +59,16 @@ enum HTMLRenderer {
                     case .rawHTML:
                         size += Int(entry.b)
                     case .element:
-                        let tag = tree.names[entry.a]
-                        let info = try tags.info(for: entry.a, tag: tag)
+                        // The tag's name is read only where it is checked or named in an error:
+                        // copying it out of the table for every element retained its storage.
+                        let info = try tags.info(for: entry.a, in: names)
                         let tagLength = nameRanges[Int(entry.a)].count
                         size += tagLength + 2  // <tag>
                         if entry.b >= 0 {
                             let attributes = tree.attributeLists[Int(entry.b)]
-                            if !tree.namesAreChecked { try HTMLNames.checkAttributes(attributes, tag: tag) }
+                            if !tree.namesAreChecked {
+                                try HTMLNames.checkAttributes(attributes, tag: names[Int(entry.a)])
+                            }
                             for attribute in attributes {
                                 var value = attribute.value
                                 let valueLength = value.withUTF8 {
@@ -76,7 +80,7 @@ enum HTMLRenderer {
                         if info.isVoid {
                             let end = Int(entry.end)
                             guard end == index + 1 else {
-                                throw voidElementError(tag, at: index, end: end, in: entries)
+                                throw voidElementError(names[Int(entry.a)], at: index, end: end, in: entries)
                             }
                         } else {
                             size += tagLength + 3  // </tag>
@@ -143,7 +147,7 @@ enum HTMLRenderer {
                                 }
                             }
                             put(UInt8(ascii: ">"))
-                            if try tags.info(for: entry.a, tag: tree.names[entry.a]).isVoid { continue }
+                            if try tags.info(for: entry.a, in: tree.names.names).isVoid { continue }
                             if Int(entry.end) == index + 1 {
                                 closeTag(entry.a)
                             } else {
@@ -210,7 +214,7 @@ enum HTMLRenderer {
             case .element:
                 let depth = open.count
                 let tag = tree.names[entry.a]
-                let info = try tags.info(for: entry.a, tag: tag)
+                let info = try tags.info(for: entry.a, in: tree.names.names)
                 if info.isBlock { newline(depth) }
                 buffer.append(UInt8(ascii: "<"))
                 appendName(entry.a, of: tree, to: &buffer)
@@ -300,9 +304,14 @@ struct TagTable {
         self.namesAreChecked = namesAreChecked
     }
 
+    /// The info of the tag at `index` of `names`.
     @inline(__always)
-    mutating func info(for index: Int32, tag: String) throws -> Info {
+    mutating func info(for index: Int32, in names: [String]) throws -> Info {
         if let info = infos[Int(index)] { return info }
+        return try classify(names[Int(index)], at: index)
+    }
+
+    private mutating func classify(_ tag: String, at index: Int32) throws -> Info {
         if !namesAreChecked { try HTMLNames.checkTag(tag) }
         let traits = TagTraits(tag: tag)
         let info = Info(

@@ -13,6 +13,7 @@ enum TreeRenderer {
         // format's time.
         var prefix = PrefixBuffer()
         defer { prefix.deallocate() }
+        let names = NameBytes(tree.names.names)
         let entries = tree.entries
         guard !entries.isEmpty else { return [] }
         // The top-level nodes: the root's children when it is the fragment of a resolved tree.
@@ -24,7 +25,7 @@ enum TreeRenderer {
         while top < topEnd {
             if !isFirstLine { output.append(UInt8(ascii: "\n")) }
             isFirstLine = false
-            appendLabel(of: entries[top], in: tree, to: &output)
+            appendLabel(of: entries[top], in: tree, names: names, to: &output)
             let end = Int(entries[top].end)
             open.removeAll(keepingCapacity: true)
             open.append((end, 0))
@@ -38,7 +39,7 @@ enum TreeRenderer {
                 output.append(UInt8(ascii: "\n"))
                 output.append(contentsOf: UnsafeBufferPointer(start: prefix.bytes, count: parent.prefixLength))
                 append(isLast ? lastBranch : branch, to: &output)
-                appendLabel(of: entry, in: tree, to: &output)
+                appendLabel(of: entry, in: tree, names: names, to: &output)
                 if Int(entry.end) > index + 1 {
                     prefix.count = parent.prefixLength
                     prefix.append(isLast ? space : bar)
@@ -59,6 +60,28 @@ enum TreeRenderer {
     @inline(__always)
     private static func append(_ bytes: StaticString, to output: inout [UInt8]) {
         output.append(contentsOf: UnsafeBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount))
+    }
+
+    /// The bytes of a tree's names, escaped when they need it (valid names never do), made once
+    /// per render rather than looked over for every node.
+    private struct NameBytes {
+        var bytes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+
+        init(_ names: [String]) {
+            for name in names {
+                let start = bytes.count
+                appendName(name, to: &bytes)
+                ranges.append(start..<bytes.count)
+            }
+        }
+
+        @inline(__always)
+        func append(_ index: Int32, to output: inout [UInt8]) {
+            bytes.withUnsafeBufferPointer {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[ranges[Int(index)]]))
+            }
+        }
     }
 
     /// The indentation of the current line, as bytes in a buffer of its own.
@@ -87,13 +110,15 @@ enum TreeRenderer {
 
     /// Appends a node's label; text and elements, the nodes of every page, without building
     /// strings.
-    private static func appendLabel(of entry: RenderTree.Entry, in tree: RenderTree, to output: inout [UInt8]) {
+    private static func appendLabel(
+        of entry: RenderTree.Entry, in tree: RenderTree, names: NameBytes, to output: inout [UInt8]
+    ) {
         switch entry.kind {
         case .text:
             tree.withBytes(of: entry) { appendQuoted($0, to: &output) }
         case .element:
             output.append(UInt8(ascii: "<"))
-            appendName(tree.names[entry.a], to: &output)
+            names.append(entry.a, to: &output)
             for attribute in tree.attributes(of: entry) {
                 output.append(UInt8(ascii: " "))
                 appendName(attribute.name, to: &output)
@@ -103,7 +128,7 @@ enum TreeRenderer {
             }
             output.append(UInt8(ascii: ">"))
         case .component:
-            appendName(tree.names[entry.a], to: &output)
+            names.append(entry.a, to: &output)
         case .fragment, .rawHTML, .suspense, .errorBoundary:
             output.append(contentsOf: label(of: tree.kind(of: entry), id: tree.boundaryID(of: entry)).utf8)
         }

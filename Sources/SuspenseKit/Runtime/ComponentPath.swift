@@ -1,6 +1,10 @@
 /// The names of the components and boundaries from the root to a place in the tree. Places share
 /// their common prefix, so that going one level deeper costs O(1): copying an array at every
 /// level made deep trees quadratic.
+///
+/// The last name is held inline, and goes into a shared link only when a place below it needs
+/// one (`sealLast()`, done once for a parent however many children it has): a component without
+/// components below it, the most common kind, costs no allocation.
 struct ComponentPath: Sendable {
     /// Immutable once made; `parent` is cleared only in `deinit`, on links no one else holds.
     private final class Link: @unchecked Sendable {
@@ -24,12 +28,25 @@ struct ComponentPath: Sendable {
         }
     }
 
-    private var last: Link?
+    /// Every name but the last.
+    private var sealed: Link?
+    /// The last name, when it is not sealed into a link yet.
+    private var last: String?
 
     init() {}
 
     mutating func append(_ name: String) {
-        last = Link(name, parent: last)
+        sealLast()
+        last = name
+    }
+
+    /// Moves the last name into a link, so that copies of this path made for the places below
+    /// share it instead of each making one.
+    mutating func sealLast() {
+        if let name = last {
+            sealed = Link(name, parent: sealed)
+            last = nil
+        }
     }
 
     func appending(_ name: String) -> ComponentPath {
@@ -41,7 +58,8 @@ struct ComponentPath: Sendable {
     /// The names, root first.
     var names: [String] {
         var names: [String] = []
-        var link = last
+        if let last { names.append(last) }
+        var link = sealed
         while let current = link {
             names.append(current.name)
             link = current.parent

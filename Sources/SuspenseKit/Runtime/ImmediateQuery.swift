@@ -10,8 +10,9 @@
 
 /// What the components of one render read queries through: the render's cache, and the mailbox
 /// its results reach; and the environment of the place being evaluated. Bound as a task-local
-/// while the render evaluates components.
-struct RenderScope: Sendable {
+/// while the render evaluates components. A class, so that reading the task-local costs one
+/// retain, not one per field.
+final class RenderScope: Sendable {
     let cache: QueryCache
     let mailbox: QueryMailbox
     /// The render's clock, for retry backoff.
@@ -21,126 +22,209 @@ struct RenderScope: Sendable {
     /// reads it safely.
     let environment = Locked(EnvironmentValues())
 
+    init(cache: QueryCache, mailbox: QueryMailbox, clock: RenderClock) {
+        self.cache = cache
+        self.mailbox = mailbox
+        self.clock = clock
+    }
+
     @TaskLocal static var current: RenderScope?
 }
 
+/// What `resolveValue(key:query:)` found for its key: the non-generic part of a read, out of
+/// line; the generic part (running the query, handing back its value) is inlined into the
+/// caller's module, where it is specialized for the value's type. Not API.
+@usableFromInline
+enum _QueryRead {
+    /// Outside a render, or the component has to suspend (the query is running, stubbed, or
+    /// pending for good): the caller throws its promise.
+    case suspend
+    /// The stored value.
+    case value(any Sendable)
+    /// A run to start at once.
+    case start(_QueryStart)
+}
+
+/// A run `resolveValue(key:query:)` starts at once, on the component's thread. Not API.
+@usableFromInline
+struct _QueryStart: Sendable {
+    let cache: QueryCache
+    let mailbox: QueryMailbox
+    let key: String
+    let run: UInt64
+    /// The key's hash, for the run to find its place in the cache again at once.
+    let hash: Int
+}
+
 extension QueryCache {
-    /// What became of a run `read` started, when the start returned.
+    /// What became of a run `read` started that did not finish at once, when the start returned.
     private enum StartOutcome {
         case running
-        case finishedAtOnce(Entry)
         case finishedLater(Entry?)
     }
 
-    /// What `read` found under the lock.
-    private enum Found {
-        case entry(Entry)
-        case suspend
-        case start(UInt64)
+    /// Reads `key` in the current render: the stored value, a stored failure (thrown), a run to
+    /// start, or `.suspend`.
+    private static func read(_ key: String) throws -> _QueryRead {
+        guard let scope = RenderScope.current else { return .suspend }
+        return try scope.cache.read(key, mailbox: scope.mailbox)
     }
 
-    /// Reads `key` for the render whose results reach `mailbox`: the stored value, or the value
-    /// of a query started now that finished without suspending; `nil` when the component has to
-    /// suspend (the query is running, stubbed, or pending for good). Rethrows a stored failure.
-    func read<Value: Sendable>(
-        _ key: String,
-        mailbox: QueryMailbox,
-        query: @escaping @Sendable () async throws -> Value
-    ) throws -> Value? {
+    private func read(_ key: String, mailbox: QueryMailbox) throws -> _QueryRead {
         let now = now()
-        let found: Found = state.withLock { state in
+        let found: _QueryRead = try state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(key) }
-            if let entry = state.entry(key, now: now) { return .entry(entry) }
-            if state.inFlight[key] != nil || (!state.stubs.isEmpty && state.stubs[key] != nil) { return .suspend }
-            state.nextRun += 1
-            state.inFlight[key] = InFlightQuery(run: state.nextRun, starter: mailbox)
-            return .start(state.nextRun)
+            // One lookup of the key: what is there, or where its run goes.
+            let (probe, cell) = state.lookUp(key, now: now)
+            switch cell {
+            case .stored(let entry)?:
+                return try Self.read(entry)
+            case .running?:
+                if !state.storedWhileRunning.isEmpty, let entry = state.storedWhileRunning[key] {
+                    return try Self.read(entry)
+                }
+                return .suspend
+            case nil:
+                if !state.stubs.isEmpty && state.stubs[key] != nil { return .suspend }
+                state.nextRun += 1
+                state.startRunning(key, InFlightQuery(startingRun: state.nextRun), at: probe)
+                return .start(
+                    _QueryStart(cache: self, mailbox: mailbox, key: key, run: state.nextRun, hash: probe.hash))
+            }
         }
         switch found {
-        case .entry(let entry):
+        case .value:
             // Stored by a run this render started and has not applied yet: suspend on it.
-            if mailbox.isAwaiting(key) { return nil }
-            if case .failure = entry { mailbox.noteFailure(key) }
-            do {
-                return try Self.value(of: entry, key: key)
-            } catch let mismatch as QueryTypeMismatch {
-                state.withLock { state in
-                    if state.stubs[key] != nil { state.stubMismatches.append(mismatch) }
-                }
-                throw mismatch
-            }
-        case .suspend:
-            return nil
-        case .start(let run):
-            let task = startImmediately { [self] in
-                let result: Result<any Sendable, any Error>
-                do {
-                    result = .success(try await query())
-                } catch let inner as any AnyPromise {
-                    result = .failure(SuspenseError.promiseThrownInQuery(query: key, promise: inner.valueTypeName))
-                } catch {
-                    result = .failure(error)
-                }
-                self.complete(key, run: run, with: result)
-            }
-            let outcome: StartOutcome = state.withLock { state in
-                // Finished at once (the common case): its result, without a lookup of the key.
-                if let entry = state.finishedAtOnce.removeValue(forKey: run) {
-                    return .finishedAtOnce(entry)
-                }
-                if let index = state.inFlight.index(forKey: key), state.inFlight.values[index].run == run {
-                    // Still running: from now on its result reaches the starter's mailbox too.
-                    state.inFlight.values[index].task = task
-                    state.inFlight.values[index].starter = nil
-                    state.inFlight.values[index].starterThread = nil
-                    return .running
-                }
-                // It suspended, and finished on another thread before the start returned: the
-                // component suspends as for any query that suspended, and the result is
-                // delivered to the render like any other. Which path a query takes, and which
-                // components show a fallback, never depend on timing.
-                return .finishedLater(state.entries[key])
-            }
-            switch outcome {
-            case .running:
-                mailbox.noteAwaiting(key)
-                return nil
-            case .finishedAtOnce(let entry):
-                if case .failure = entry { mailbox.noteFailure(key) }
-                return try Self.value(of: entry, key: key)
-            case .finishedLater(let entry):
-                mailbox.noteAwaiting(key)
-                switch entry {
-                case .value(let value)?: mailbox.post(.key(key), .success(value))
-                case .failure(let error)?: mailbox.post(.key(key), .failure(error))
-                // Forgotten meanwhile (`removeValue`): the render's slot starts it again.
-                case .pendingForever?, nil: mailbox.applied(key)
-                }
-                return nil
-            }
+            if mailbox.isAwaiting(key) { return .suspend }
+        case .suspend, .start:
+            break
         }
+        return found
     }
 
-    private static func value<Value>(of entry: Entry, key: String) throws -> Value? {
+    /// A stored entry as a read returns it (a failure is thrown, noted by the render elsewhere).
+    private static func read(_ entry: Entry) throws -> _QueryRead {
         switch entry {
-        case .value(let stored):
-            guard let value = stored as? Value else {
-                throw QueryTypeMismatch(key: key, expected: "\(Value.self)", found: "\(type(of: stored))")
-            }
-            return value
-        case .failure(let error):
-            throw error
-        case .pendingForever:
-            return nil
+        case .value(let value): return .value(value)
+        case .failure(let error): throw StoredFailure(error: error)
+        case .pendingForever: return .suspend
         }
     }
-}
 
-/// Starts `operation` on the current thread, until its first suspension, where the platform has
-/// immediate tasks; elsewhere as a detached task. Task-locals are not inherited either way.
-private func startImmediately(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        return Task.immediateDetached(operation: operation)
+    /// A stored failure on its way out of the lock, to be noted by the render reading it.
+    private struct StoredFailure: Error {
+        let error: any Error
     }
-    return Task.detached(operation: operation)
+
+    /// `read(_:)`, noting a stored failure the render met before it is thrown at the component.
+    @usableFromInline
+    static func _readNotingFailures(_ key: String) throws -> _QueryRead {
+        do {
+            return try read(key)
+        } catch let failure as StoredFailure {
+            if let scope = RenderScope.current, !scope.mailbox.isAwaiting(key) {
+                scope.mailbox.noteFailure(key)
+                throw failure.error
+            }
+            // Stored by a run this render started and has not applied yet: suspend on it.
+            return .suspend
+        }
+    }
+
+    /// Called by a run started at once, as it finishes: stores its result, and hands it to the
+    /// starter when the run is still inside its start, on the starter's thread (then true: the
+    /// caller leaves the typed value in the starter's frame too).
+    @usableFromInline @discardableResult
+    static func _finish(_ start: _QueryStart, with result: Result<any Sendable, any Error>) -> Bool {
+        guard case .failure(let error) = result else {
+            guard start.cache.complete(start.key, run: start.run, hash: start.hash, with: result) else { return false }
+            return ImmediateStart.current.finished(start.run, of: start.cache, failure: nil)
+        }
+        var failure = error
+        if let inner = error as? any AnyPromise {
+            failure = SuspenseError.promiseThrownInQuery(query: start.key, promise: inner.valueTypeName)
+        }
+        guard start.cache.complete(start.key, run: start.run, hash: start.hash, with: .failure(failure)) else {
+            return false
+        }
+        return ImmediateStart.current.finished(start.run, of: start.cache, failure: failure)
+    }
+
+    /// Marks this thread as starting `start`'s run; returns what `_end` restores.
+    @usableFromInline
+    static func _begin(_ start: _QueryStart) -> ImmediateStart.Saved {
+        ImmediateStart.current.begin(start.run, of: start.cache)
+    }
+
+    /// The start of `start`'s run returned `task`: the value when the run finished at once (a
+    /// failure is thrown), nil when the component has to suspend on it.
+    @usableFromInline
+    static func _end(
+        _ start: _QueryStart, task: Task<Void, Never>, restoring saved: ImmediateStart.Saved
+    ) throws -> Bool {
+        // Finished at once (the common case): its result, without the lock; a value is in the
+        // starter's frame already.
+        switch ImmediateStart.current.end(restoring: saved) {
+        case .value:
+            return true
+        case .failure(let error):
+            start.mailbox.noteFailure(start.key)
+            throw error
+        case .running:
+            start.cache.joinOwnRun(start, task: task)
+            return false
+        }
+    }
+
+    /// The run `start` began did not finish at once: the render waits on it like on any run.
+    private func joinOwnRun(_ start: _QueryStart, task: Task<Void, Never>) {
+        let (key, run, mailbox) = (start.key, start.run, start.mailbox)
+        let outcome: StartOutcome = state.withLock { state in
+            let isRunning = state.updateRunning(key) { running in
+                guard running.run == run else { return false }
+                // Still running: from now on its result reaches the starter's mailbox too.
+                running.task = task
+                running.starting = false
+                running.mailboxes[ObjectIdentifier(mailbox)] = mailbox
+                return true
+            }
+            if isRunning == true { return .running }
+            // It suspended, and finished on another thread before the start returned: the
+            // component suspends as for any query that suspended, and the result is
+            // delivered to the render like any other. Which path a query takes, and which
+            // components show a fallback, never depend on timing.
+            return .finishedLater(state.entry(key, now: nil))
+        }
+        mailbox.noteAwaiting(key)
+        switch outcome {
+        case .running:
+            break
+        case .finishedLater(let entry):
+            switch entry {
+            case .value(let value)?: mailbox.post(.key(key), .success(value))
+            case .failure(let error)?: mailbox.post(.key(key), .failure(error))
+            // Forgotten meanwhile (`removeValue`): the render's slot starts it again.
+            case .pendingForever?, nil: mailbox.applied(key)
+            }
+        }
+    }
+
+    /// A stored value read as `Value`; a value of another type is a `QueryTypeMismatch`,
+    /// recorded when the value was stubbed.
+    @inlinable
+    static func _cast<Value>(_ value: any Sendable, key: String, as type: Value.Type) throws -> Value {
+        if let typed = value as? Value { return typed }
+        throw _mismatch(key: key, expected: "\(Value.self)", found: value)
+    }
+
+    @usableFromInline
+    static func _mismatch(key: String, expected: String, found value: any Sendable) -> QueryTypeMismatch {
+        let mismatch = QueryTypeMismatch(key: key, expected: expected, found: "\(type(of: value))")
+        if let cache = RenderScope.current?.cache {
+            cache.state.withLock { state in
+                if state.stubs[key] != nil { state.stubMismatches.append(mismatch) }
+            }
+        }
+        return mismatch
+    }
 }

@@ -29,19 +29,34 @@ public final class QueryCache: Sendable {
         case value(any Sendable)
         case failure(any Error)
         case pendingForever
+
+        /// A run's result as it is stored.
+        init(_ result: consuming Result<any Sendable, any Error>) {
+            switch consume result {
+            case .success(let value): self = .value(value)
+            case .failure(let error): self = .failure(error)
+            }
+        }
     }
 
-    /// What is stored, and what is running: one lock, so that a read or a join takes it once.
+    /// What the table holds under a key: a result, or the run of its query in flight.
+    enum Cell {
+        case stored(Entry)
+        case running(InFlightQuery)
+    }
+
+    /// What is stored, and what is running: one table and one lock, so that a read takes the
+    /// lock once and looks its key up once, and a run finishing finds its place again at once.
     struct State {
-        var entries: [String: Entry] = [:]
-        /// Queries running for one or more renders, by key.
-        var inFlight: [String: InFlightQuery] = [:]
+        var table = ResultTable<Cell>()
+        /// How many cells of the table are running queries.
+        var runningCount = 0
+        /// Results stored by hand (`store(_:for:)`) under a key whose query was running: found
+        /// before the run, and replaced by its result. Rare.
+        var storedWhileRunning: [String: Entry] = [:]
         var nextRun: UInt64 = 0
         /// Outcomes a test fixed in place of running the query, by key or keyless-promise label.
         var stubs: [String: QueryOutcome] = [:]
-        /// Runs started on the immediate path that finished before their start returned,
-        /// without suspending, with their result: their starter takes it from here.
-        var finishedAtOnce: [UInt64: Entry] = [:]
         /// While there are stubs: every key and label a render asked for, and each stubbed
         /// value that was not of the type its reader asked for.
         var asked: Set<String> = []
@@ -51,21 +66,97 @@ public final class QueryCache: Sendable {
         /// When each value or failure was stored, on the cache's clock, while there is a lifetime.
         var storedAt: [String: Duration] = [:]
 
-        /// What is stored under `key` at `now` (nil when the cache has no lifetime), forgetting
-        /// a result that outlived the lifetime.
-        mutating func entry(_ key: String, now: Duration?) -> Entry? {
-            if let now, let lifetime, let stored = storedAt[key], now - stored >= lifetime {
-                entries[key] = nil
+        /// How many results are stored.
+        var storedCount: Int { table.count - runningCount + storedWhileRunning.count }
+
+        /// Looks `key` up: what is stored or running there at `now` (nil when the cache has no
+        /// lifetime), forgetting a result that outlived the lifetime.
+        mutating func lookUp(_ key: String, now: Duration?) -> (ResultTable<Cell>.Probe, Cell?) {
+            let probe = table.probe(key)
+            guard let position = probe.position else { return (probe, nil) }
+            let cell = table[position: position]
+            if case .stored = cell, let now, let lifetime, let stored = storedAt[key], now - stored >= lifetime {
+                table.remove(at: probe)
                 storedAt[key] = nil
-                return nil
+                return (table.probe(key), nil)
             }
-            return entries[key]
+            return (probe, cell)
         }
 
-        /// Stores a result at `now`.
+        /// What is stored under `key` at `now`: not a run in flight.
+        mutating func entry(_ key: String, now: Duration?) -> Entry? {
+            switch lookUp(key, now: now).1 {
+            case .stored(let entry)?: return entry
+            case .running?: return storedWhileRunning.isEmpty ? nil : storedWhileRunning[key]
+            case nil: return nil
+            }
+        }
+
+        /// The run of `key` in flight.
+        func running(_ key: String) -> InFlightQuery? {
+            let probe = table.probe(key)
+            guard let position = probe.position, case .running(let run) = table[position: position] else { return nil }
+            return run
+        }
+
+        /// Changes the run of `key` in flight, if there is one.
+        mutating func updateRunning<R>(_ key: String, _ change: (inout InFlightQuery) -> R) -> R? {
+            let probe = table.probe(key)
+            guard let position = probe.position, case .running(var run) = table[position: position] else { return nil }
+            let result = change(&run)
+            table[position: position] = .running(run)
+            return result
+        }
+
+        /// Starts a run of `key`, which `probe` found empty.
+        mutating func startRunning(_ key: String, _ run: InFlightQuery, at probe: ResultTable<Cell>.Probe) {
+            table.insert(key, .running(run), at: probe)
+            runningCount += 1
+        }
+
+        /// Ends the run of `key` in flight, storing nothing.
+        mutating func stopRunning(_ key: String) {
+            let probe = table.probe(key)
+            guard let position = probe.position, case .running = table[position: position] else { return }
+            table.remove(at: probe)
+            runningCount -= 1
+            storedWhileRunning[key] = nil
+        }
+
+        /// Stores a result at `now`. A run of the key in flight goes on, and replaces it when
+        /// it finishes.
         mutating func store(_ entry: Entry, for key: String, now: Duration?) {
-            entries[key] = entry
+            let probe = table.probe(key)
+            if let position = probe.position {
+                if case .running = table[position: position] {
+                    storedWhileRunning[key] = entry
+                } else {
+                    table[position: position] = .stored(entry)
+                }
+            } else {
+                table.insert(key, .stored(entry), at: probe)
+            }
             if let now { storedAt[key] = now }
+        }
+
+        /// Forgets the result stored under `key`; a run in flight goes on.
+        mutating func removeStored(_ key: String) {
+            storedWhileRunning[key] = nil
+            storedAt[key] = nil
+            let probe = table.probe(key)
+            guard let position = probe.position, case .stored = table[position: position] else { return }
+            table.remove(at: probe)
+        }
+
+        /// Forgets every stored result; runs in flight go on.
+        mutating func removeAllStored() {
+            storedWhileRunning.removeAll()
+            storedAt.removeAll()
+            if runningCount == 0 {
+                table.removeAll()
+            } else {
+                table.removeAll { if case .stored = $0 { true } else { false } }
+            }
         }
     }
 
@@ -94,7 +185,7 @@ public final class QueryCache: Sendable {
 
     /// How many results are stored.
     var storedCount: Int {
-        state.withLock { $0.entries.count }
+        state.withLock { $0.storedCount }
     }
 
     /// Reserves room for `count` results in an empty cache (a capacity hint), so that a render
@@ -102,7 +193,7 @@ public final class QueryCache: Sendable {
     func reserveIfEmpty(_ count: Int) {
         guard count > 0 else { return }
         state.withLock { state in
-            if state.entries.isEmpty { state.entries.reserveCapacity(count) }
+            if state.table.isEmpty { state.table.reserveCapacity(count) }
         }
     }
 
@@ -132,7 +223,7 @@ public final class QueryCache: Sendable {
     /// keeps showing its fallback when the render ends.
     @available(*, deprecated, message: "use stub(key, with: .pending), which also matches a keyless promise's label")
     public func suspendForever(_ key: String) {
-        state.withLock { $0.entries[key] = .pendingForever }
+        state.withLock { $0.store(.pendingForever, for: key, now: nil) }
     }
 
     /// Runs no query for `key`: when a component suspends on it, `outcome` is delivered instead,
@@ -197,8 +288,7 @@ public final class QueryCache: Sendable {
     /// in flight is not stopped: its result is stored when it arrives.
     public func removeValue(for key: String) {
         state.withLock {
-            $0.entries.removeValue(forKey: key)
-            $0.storedAt.removeValue(forKey: key)
+            $0.removeStored(key)
             $0.stubs.removeValue(forKey: key)
         }
     }
@@ -206,8 +296,7 @@ public final class QueryCache: Sendable {
     /// Forgets every stored result and every stub; runs in flight go on.
     public func removeAll() {
         state.withLock {
-            $0.entries.removeAll()
-            $0.storedAt.removeAll()
+            $0.removeAllStored()
             $0.stubs.removeAll()
         }
     }
@@ -218,10 +307,7 @@ public final class QueryCache: Sendable {
         guard !keys.isEmpty else { return }
         state.withLock { state in
             for key in keys {
-                if case .failure? = state.entries[key] {
-                    state.entries[key] = nil
-                    state.storedAt[key] = nil
-                }
+                if case .failure? = state.entry(key, now: nil) { state.removeStored(key) }
             }
         }
     }

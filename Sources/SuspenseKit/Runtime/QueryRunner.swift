@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 // The query runner: every query task of every render. A keyed query runs in its cache's
 // `inFlight` table, joined by every render of that cache that waits on the key; a keyless one
 // runs for its render alone. A render that stops waiting leaves; the last one to leave cancels
@@ -15,26 +7,27 @@
 struct InFlightQuery {
     let run: UInt64
     var task: Task<Void, Never>?
+    /// The renders its result is delivered to. Not the render starting it on the immediate path
+    /// while the start has not returned: that one takes the result itself (see `starting`).
     var mailboxes: [ObjectIdentifier: QueryMailbox]
-    /// The render starting the run on its own thread (`QueryCache.read`), until the start
-    /// returns: a result that arrives before then is not delivered to it; the starter reads it
-    /// from the cache, and uses it at once only if the query finished on the starter's own
-    /// thread (without suspending).
-    var starter: ObjectIdentifier?
-    /// The thread that is starting the run, while `starter` is set.
-    var starterThread: pthread_t?
+    /// Set while a render starts the run on its own thread (`QueryCache.read`), until the start
+    /// returns: a result that arrives before then is not delivered to it; the starter uses it at
+    /// once if the query finished on the starter's own thread without suspending (see
+    /// `ImmediateStart`), and reads it from the cache otherwise.
+    var starting: Bool
 
     /// A run started by the runner for the render behind `mailbox`.
     init(run: UInt64, mailbox: QueryMailbox) {
         self.run = run
         self.mailboxes = [ObjectIdentifier(mailbox): mailbox]
+        self.starting = false
     }
 
-    /// A run being started at once by the render behind `starter` (the immediate path).
-    init(run: UInt64, starter: QueryMailbox) {
-        self.init(run: run, mailbox: starter)
-        self.starter = ObjectIdentifier(starter)
-        self.starterThread = pthread_self()
+    /// A run being started at once by a render (the immediate path): no table of mailboxes yet.
+    init(startingRun run: UInt64) {
+        self.run = run
+        self.mailboxes = [:]
+        self.starting = true
     }
 }
 
@@ -73,58 +66,79 @@ extension QueryCache {
     ) -> JoinOutcome {
         let now = now()
         return state.withLock { state in
-            switch state.entry(key, now: now) {
-            case .value(let value)?: return .stored(.success(value))
-            case .failure(let error)?: return .stored(.failure(error))
-            case .pendingForever?, nil: break
-            }
-            if state.inFlight[key] != nil {
+            let (probe, cell) = state.lookUp(key, now: now)
+            switch cell {
+            case .stored(.value(let value))?: return .stored(.success(value))
+            case .stored(.failure(let error))?: return .stored(.failure(error))
+            case .running(var running)?:
+                if let stored = state.storedWhileRunning.isEmpty ? nil : state.storedWhileRunning[key] {
+                    switch stored {
+                    case .value(let value): return .stored(.success(value))
+                    case .failure(let error): return .stored(.failure(error))
+                    case .pendingForever: break
+                    }
+                }
                 // Started by this render on the immediate path: it waits on its own run.
-                let isOwn = state.inFlight[key]!.mailboxes[ObjectIdentifier(mailbox)] != nil
-                state.inFlight[key]!.mailboxes[ObjectIdentifier(mailbox)] = mailbox
+                let isOwn = running.mailboxes[ObjectIdentifier(mailbox)] != nil
+                running.mailboxes[ObjectIdentifier(mailbox)] = mailbox
+                state.table[position: probe.position!] = .running(running)
                 return isOwn ? .started : .joined
+            case .stored(.pendingForever)?:
+                // Left pending by hand: a run replaces it.
+                state.table.remove(at: probe)
+                return start(
+                    key, in: &state, at: state.table.probe(key), mailbox: mailbox, promise: promise, stub: stub)
+            case nil:
+                return start(key, in: &state, at: probe, mailbox: mailbox, promise: promise, stub: stub)
             }
-            state.nextRun += 1
-            let run = state.nextRun
-            state.inFlight[key] = InFlightQuery(run: run, mailbox: mailbox)
-            // Created under the lock: the task's completion takes the lock, so it cannot finish
-            // before its handle is stored.
-            state.inFlight[key]!.task = Task.detached { [self] in
-                let result = await runQuery(promise, label: key, stub: stub)
-                self.complete(key, run: run, with: result)
-            }
-            return .started
         }
     }
 
+    /// Starts a run of `key` for `mailbox`, under the lock, at the place `probe` found empty.
+    private func start(
+        _ key: String, in state: inout State, at probe: ResultTable<Cell>.Probe, mailbox: QueryMailbox,
+        promise: any AnyPromise, stub: QueryOutcome?
+    ) -> JoinOutcome {
+        state.nextRun += 1
+        let run = state.nextRun
+        var running = InFlightQuery(run: run, mailbox: mailbox)
+        // Created under the lock: the task's completion takes the lock, so it cannot finish
+        // before its handle is stored.
+        running.task = Task.detached { [self] in
+            let result = await runQuery(promise, label: key, stub: stub)
+            self.complete(key, run: run, hash: probe.hash, with: result)
+        }
+        state.startRunning(key, running, at: probe)
+        return .started
+    }
+
     /// Stores a run's result and delivers it to every render waiting on it; a run cancelled
-    /// because nobody waited any more delivers nothing and stores nothing.
-    func complete(_ key: String, run: UInt64, with result: Result<any Sendable, any Error>) {
+    /// because nobody waited any more delivers nothing and stores nothing. Returns whether it
+    /// stored the result. `hash` is the key's, as the run's start computed it.
+    @discardableResult
+    func complete(
+        _ key: String, run: UInt64, hash: Int, with result: Result<any Sendable, any Error>
+    ) -> Bool {
         let now = now()
+        let entry = Entry(result)
+        var stored = false
         let mailboxes: [QueryMailbox]? = state.withLock { state in
-            // One lookup of the key for the run, one to store its result.
-            guard let index = state.inFlight.index(forKey: key), state.inFlight.values[index].run == run else {
-                return nil
-            }
-            var running = state.inFlight.remove(at: index).value
-            let entry: Entry
-            switch result {
-            case .success(let value): entry = .value(value)
-            case .failure(let error): entry = .failure(error)
-            }
-            state.store(entry, for: key, now: now)
-            if let starter = running.starter {
-                running.mailboxes[starter] = nil
-                // On the starter's thread while it starts the run: the query never suspended.
-                if let thread = running.starterThread, pthread_equal(thread, pthread_self()) != 0 {
-                    state.finishedAtOnce[run] = entry
-                }
-            }
+            // One lookup: the run's cell becomes its result.
+            let probe = state.table.probe(key, hash: hash)
+            guard let position = probe.position, case .running(let running) = state.table[position: position],
+                running.run == run
+            else { return nil }
+            state.table[position: position] = .stored(entry)
+            state.runningCount -= 1
+            if !state.storedWhileRunning.isEmpty { state.storedWhileRunning[key] = nil }
+            if let now { state.storedAt[key] = now }
+            stored = true
             return running.mailboxes.isEmpty ? nil : Array(running.mailboxes.values)
         }
         for mailbox in mailboxes ?? [] {
             mailbox.post(.key(key), result)
         }
+        return stored
     }
 
     /// Stops `mailbox` waiting on `key`; the last render to leave cancels the run, and gets its
@@ -132,14 +146,16 @@ extension QueryCache {
     @discardableResult
     func leave(_ key: String, mailbox: QueryMailbox) -> Task<Void, Never>? {
         let task: Task<Void, Never>? = state.withLock { state in
-            guard var running = state.inFlight[key] else { return nil }
-            running.mailboxes[ObjectIdentifier(mailbox)] = nil
-            if running.mailboxes.isEmpty {
-                state.inFlight[key] = nil
-                return running.task
+            var task: Task<Void, Never>?
+            let isLast = state.updateRunning(key) { running in
+                running.mailboxes[ObjectIdentifier(mailbox)] = nil
+                task = running.task
+                // A run whose start has not returned is still wanted by its starter.
+                return running.mailboxes.isEmpty && !running.starting
             }
-            state.inFlight[key] = running
-            return nil
+            guard isLast == true else { return nil }
+            state.stopRunning(key)
+            return task
         }
         task?.cancel()
         return task
@@ -147,12 +163,12 @@ extension QueryCache {
 
     /// How many queries are running for renders of this cache.
     var runningQueryCount: Int {
-        state.withLock { $0.inFlight.count }
+        state.withLock { $0.runningCount }
     }
 
     /// How many renders wait on the run of `key` in flight.
     func subscriberCount(of key: String) -> Int {
-        state.withLock { $0.inFlight[key]?.mailboxes.count ?? 0 }
+        state.withLock { $0.running(key)?.mailboxes.count ?? 0 }
     }
 }
 

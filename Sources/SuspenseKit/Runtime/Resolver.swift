@@ -220,6 +220,8 @@ public final class _Resolver {
     /// Adds a user component's node and makes it the parent; returns the context to restore.
     @usableFromInline
     func enterComponent(named name: String) throws -> EvaluationContext {
+        // Sealed in the parent's own context, so that its other children find it sealed too.
+        context.path.sealLast()
         let saved = context
         context.path.append(name)
         context.depth += 1

@@ -66,7 +66,7 @@ struct StreamMarkup {
                 tree.withBytes(of: entry) { output.html.append(contentsOf: $0) }
             case .element:
                 let tag = tree.names[entry.a]
-                let info = try tags.info(for: entry.a, tag: tag)
+                let info = try tags.info(for: entry.a, in: tree.names.names)
                 output.html.append(UInt8(ascii: "<"))
                 output.html.append(contentsOf: tag.utf8)
                 if entry.b >= 0 {

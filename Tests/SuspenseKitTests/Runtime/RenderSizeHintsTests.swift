@@ -53,12 +53,12 @@ import Testing
     @Test func anEmptyCacheReservesRoomForTheHintedResults() {
         let cache = QueryCache()
         cache.reserveIfEmpty(5_000)
-        #expect(cache.state.withLock { $0.entries.capacity } >= 5_000)
+        #expect(cache.state.withLock { $0.table.capacity } >= 5_000)
         cache.store(1, for: "a")
         let full = QueryCache()
         full.store(1, for: "a")
         full.reserveIfEmpty(5_000)
-        #expect(full.state.withLock { $0.entries.capacity } < 5_000)
+        #expect(full.state.withLock { $0.table.capacity } < 5_000)
     }
 
     @Test func anArenaReservesWhatTheHintSays() {

@@ -1,0 +1,194 @@
+/// The results of a ``QueryCache`` by key: keys and results in two arrays, in the order they
+/// were stored, and a small open-addressing index of one word per slot over them.
+///
+/// Why not a `[String: Entry]`: a dictionary keeps keys and values at their key's random bucket,
+/// in a table sized for its load (a result is 40 bytes, a key 16), so each of the thousands of
+/// results a render stores wrote cold memory far apart, and the table was allocated and
+/// faulted in anew for every render: a fifth of a render whose components each read a key of
+/// their own. Here storing appends to warm memory, and the only random access is to an index of
+/// eight bytes a slot: a 32-bit fingerprint of the key's hash and the key's position.
+struct ResultTable<Value> {
+    /// 0: empty; `Self.tombstone`: a removed key; else `fingerprint << 32 | (position + 1)`.
+    private var slots: [UInt64] = []
+    /// The keys and results by position; a removed position keeps an empty key and a nil result.
+    private var keys: [String] = []
+    private var results: [Value?] = []
+    /// How many keys are stored, and how many slots and positions removals left behind.
+    private(set) var count = 0
+    private var tombstones = 0
+    private var holes = 0
+
+    private static var tombstone: UInt64 { .max }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// How many keys the table holds before its index grows.
+    var capacity: Int { slots.count / 4 * 3 }
+
+    /// Makes room for `count` keys in all.
+    mutating func reserveCapacity(_ count: Int) {
+        guard count > capacity else { return }
+        keys.reserveCapacity(count)
+        results.reserveCapacity(count)
+        rebuild(slotCount: Self.slotCount(for: count))
+    }
+
+    /// Where a key is, or would go: valid until the table is next changed.
+    struct Probe {
+        let hash: Int
+        fileprivate let slot: Int
+        /// The key's position, when it is stored.
+        let position: Int?
+    }
+
+    /// Looks `key` up once, for reading or changing what is there without a second lookup.
+    func probe(_ key: String) -> Probe {
+        probe(key, hash: key.hashValue)
+    }
+
+    /// `probe(_:)` with the key's hash computed already.
+    func probe(_ key: String, hash: Int) -> Probe {
+        let found = find(key, hash: hash)
+        return Probe(hash: hash, slot: found.slot, position: found.position)
+    }
+
+    /// The value at a position a probe found.
+    subscript(position position: Int) -> Value {
+        get { results[position]! }
+        set { results[position] = newValue }
+    }
+
+    /// Stores `value` under `key`, which `probe` found missing; returns its position.
+    @discardableResult
+    mutating func insert(_ key: String, _ value: Value, at probe: Probe) -> Int {
+        insert(key, value, hash: probe.hash, at: probe.slot)
+    }
+
+    /// Removes the key `probe` found.
+    mutating func remove(at probe: Probe) {
+        guard let position = probe.position else { return }
+        slots[probe.slot] = Self.tombstone
+        keys[position] = ""
+        results[position] = nil
+        count -= 1
+        tombstones += 1
+        holes += 1
+        if holes > 64 && holes > count { rebuild(slotCount: slots.count) }
+    }
+
+    /// Removes every value for which `shouldRemove` is true.
+    mutating func removeAll(where shouldRemove: (Value) -> Bool) {
+        // The keys first: removing may compact the arrays, which renumbers positions.
+        var doomed: [String] = []
+        for position in results.indices {
+            if let value = results[position], shouldRemove(value) { doomed.append(keys[position]) }
+        }
+        for key in doomed { removeValue(forKey: key) }
+    }
+
+    subscript(key: String) -> Value? {
+        get {
+            guard let position = find(key, hash: key.hashValue).position else { return nil }
+            return results[position]
+        }
+        set {
+            guard let newValue else {
+                removeValue(forKey: key)
+                return
+            }
+            let hash = key.hashValue
+            let found = find(key, hash: hash)
+            if let position = found.position {
+                results[position] = newValue
+                return
+            }
+            insert(key, newValue, hash: hash, at: found.slot)
+        }
+    }
+
+    mutating func removeValue(forKey key: String) {
+        remove(at: probe(key))
+    }
+
+    mutating func removeAll() {
+        self = ResultTable()
+    }
+
+    // MARK: Index
+
+    /// The position of `key`, if stored, and the slot where it is or would go (the first
+    /// tombstone met, else the empty slot that ended the probe).
+    private func find(_ key: String, hash: Int) -> (slot: Int, position: Int?) {
+        guard !slots.isEmpty else { return (0, nil) }
+        let mask = slots.count - 1
+        let fingerprint = UInt64(truncatingIfNeeded: UInt(bitPattern: hash) >> 32)
+        var index = hash & mask
+        var firstTombstone = -1
+        while true {
+            let slot = slots[index]
+            if slot == 0 { return (firstTombstone >= 0 ? firstTombstone : index, nil) }
+            if slot == Self.tombstone {
+                if firstTombstone < 0 { firstTombstone = index }
+            } else if slot >> 32 == fingerprint {
+                let position = Int(slot & 0xFFFF_FFFF) - 1
+                if keys[position] == key { return (index, position) }
+            }
+            index = (index + 1) & mask
+        }
+    }
+
+    @discardableResult
+    private mutating func insert(_ key: String, _ entry: Value, hash: Int, at slot: Int) -> Int {
+        // Keep the load at three quarters at most, tombstones counted: probes stay short.
+        if slots.isEmpty || (count + tombstones + 1) * 4 > slots.count * 3 {
+            rebuild(slotCount: Self.slotCount(for: (count + 1) * 2))
+            return insert(key, entry, hash: hash, at: find(key, hash: hash).slot)
+        }
+        let position = keys.count
+        precondition(position < Int(UInt32.max) - 1, "a QueryCache cannot hold more than 2^32 - 2 results")
+        keys.append(key)
+        results.append(entry)
+        if slots[slot] == Self.tombstone { tombstones -= 1 }
+        slots[slot] = Self.word(hash: hash, position: position)
+        count += 1
+        return position
+    }
+
+    /// Makes an index of `slotCount` slots (a power of two), dropping removed positions.
+    private mutating func rebuild(slotCount: Int) {
+        if holes > 0 {
+            var keptKeys: [String] = []
+            var keptResults: [Value?] = []
+            keptKeys.reserveCapacity(max(count, keys.capacity))
+            keptResults.reserveCapacity(max(count, results.capacity))
+            for position in keys.indices where results[position] != nil {
+                keptKeys.append(keys[position])
+                keptResults.append(results[position])
+            }
+            keys = keptKeys
+            results = keptResults
+            holes = 0
+        }
+        slots = Array(repeating: 0, count: slotCount)
+        tombstones = 0
+        let mask = slotCount - 1
+        for position in keys.indices {
+            let hash = keys[position].hashValue
+            var index = hash & mask
+            while slots[index] != 0 { index = (index + 1) & mask }
+            slots[index] = Self.word(hash: hash, position: position)
+        }
+    }
+
+    @inline(__always)
+    private static func word(hash: Int, position: Int) -> UInt64 {
+        (UInt64(truncatingIfNeeded: UInt(bitPattern: hash) >> 32) << 32) | UInt64(position + 1)
+    }
+
+    /// The smallest power of two of slots that holds `count` keys at three quarters load.
+    private static func slotCount(for count: Int) -> Int {
+        var slots = 16
+        while slots / 4 * 3 < count { slots *= 2 }
+        return slots
+    }
+}

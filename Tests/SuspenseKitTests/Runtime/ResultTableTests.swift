@@ -1,0 +1,74 @@
+import Testing
+
+@testable import SuspenseKit
+
+/// The table a QueryCache keeps its results in agrees with a dictionary under any sequence of
+/// stores, replacements and removals, through growth and compaction.
+@Suite struct ResultTableTests {
+    /// A small deterministic generator, so that a failure is the same on every run.
+    private struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    private func value(of entry: QueryCache.Entry?) -> Int? {
+        if case .value(let value)? = entry { return value as? Int }
+        return nil
+    }
+
+    @Test(arguments: [8, 300, 5_000])
+    func agreesWithADictionary(keySpace: Int) {
+        var table = ResultTable<QueryCache.Entry>()
+        var reference: [String: Int] = [:]
+        var generator = Generator(state: UInt64(keySpace))
+        for step in 0..<20_000 {
+            let key = "key/\(generator.next(keySpace))"
+            switch generator.next(10) {
+            case 0..<6:
+                table[key] = .value(step)
+                reference[key] = step
+            case 6..<9:
+                table.removeValue(forKey: key)
+                reference[key] = nil
+            default:
+                table[key] = nil
+                reference[key] = nil
+            }
+            #expect(value(of: table[key]) == reference[key])
+        }
+        #expect(table.count == reference.count)
+        #expect(table.isEmpty == reference.isEmpty)
+        for index in 0..<keySpace {
+            let key = "key/\(index)"
+            #expect(value(of: table[key]) == reference[key], "\(key)")
+        }
+    }
+
+    @Test func keysWhoseHashesShareTheirLowBitsAreKeptApart() {
+        // Thousands of keys in a table of sixteen slots to begin with: probes run long, and
+        // every key still finds its own result.
+        var table = ResultTable<QueryCache.Entry>()
+        for index in 0..<10_000 { table["k\(index)"] = .value(index) }
+        for index in stride(from: 0, to: 10_000, by: 2) { table.removeValue(forKey: "k\(index)") }
+        for index in 0..<10_000 {
+            #expect(value(of: table["k\(index)"]) == (index.isMultiple(of: 2) ? nil : index))
+        }
+        #expect(table.count == 5_000)
+    }
+
+    @Test func reservingMakesRoomOnceAndRemovingAllEmptiesIt() {
+        var table = ResultTable<QueryCache.Entry>()
+        table.reserveCapacity(5_000)
+        #expect(table.capacity >= 5_000)
+        table["a"] = .pendingForever
+        table.reserveCapacity(10)  // less than there is room for: nothing changes
+        #expect(table.capacity >= 5_000)
+        if case .pendingForever? = table["a"] {} else { Issue.record("the entry was lost") }
+        table.removeAll()
+        #expect(table.isEmpty)
+        #expect(table["a"] == nil)
+    }
+}

@@ -44,13 +44,18 @@ struct WaitTable {
 
     mutating func add(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise, stub: QueryOutcome?) {
         activeWaiters += 1
-        var waiters = table[query, default: Waiters()]
-        waiters.slots.append(slot)
-        waiters.live += 1
-        if waiters.slots.count == 1 && !waiters.isStarted {
+        // Changed in place, through the dictionary's accessor: a copy taken out and stored back
+        // copied the slot list on every append (quadratic in the readers of one key).
+        if Self.append(slot, to: &table[query, default: Waiters()]) {
             discovered.append(NewQuery(id: query, label: label(of: query), promise: promise, stub: stub))
         }
-        table[query] = waiters
+    }
+
+    /// Adds a waiting slot; returns whether it is the query's first and the query is not started.
+    private static func append(_ slot: SlotIndex, to waiters: inout Waiters) -> Bool {
+        waiters.slots.append(slot)
+        waiters.live += 1
+        return waiters.slots.count == 1 && !waiters.isStarted
     }
 
     /// A slot stopped waiting on `query` (it was discarded).

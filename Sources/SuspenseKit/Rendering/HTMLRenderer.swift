@@ -31,9 +31,8 @@ enum HTMLRenderer {
     struct CompactPlan {
         let tree: RenderTree
         var tags: TagTable
-        /// The names' bytes, one after another, for copying tags without touching a String.
-        var nameBytes: [UInt8] = []
-        var nameRanges: [Range<Int>] = []
+        /// The names' bytes, for copying tags without touching a String.
+        let names: NameBytes
         var size = 0
 
         /// Checks and sizes in document order, so that the first error is the one the renderer
@@ -41,13 +40,9 @@ enum HTMLRenderer {
         init(_ tree: RenderTree) throws {
             self.tree = tree
             tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
-            for var name in tree.names.names {
-                let start = nameBytes.count
-                name.withUTF8 { nameBytes.append(contentsOf: $0) }
-                nameRanges.append(start..<nameBytes.count)
-            }
+            names = NameBytes(utf8: tree.names.names)
             let entries = tree.entries
-            let names = tree.names.names
+            let nameStrings = tree.names.names
             var size = 0
             try tree.bytes.withUnsafeBufferPointer { text in
                 for index in entries.indices {
@@ -61,13 +56,13 @@ enum HTMLRenderer {
                     case .element:
                         // The tag's name is read only where it is checked or named in an error:
                         // copying it out of the table for every element retained its storage.
-                        let info = try tags.info(for: entry.a, in: names)
-                        let tagLength = nameRanges[Int(entry.a)].count
+                        let info = try tags.info(for: entry.a, in: nameStrings)
+                        let tagLength = names.count(of: entry.a)
                         size += tagLength + 2  // <tag>
                         if entry.b >= 0 {
                             let attributes = tree.attributeLists[Int(entry.b)]
                             if !tree.namesAreChecked {
-                                try HTMLNames.checkAttributes(attributes, tag: names[Int(entry.a)])
+                                try HTMLNames.checkAttributes(attributes, tag: nameStrings[Int(entry.a)])
                             }
                             for attribute in attributes {
                                 var value = attribute.value
@@ -80,7 +75,7 @@ enum HTMLRenderer {
                         if info.isVoid {
                             let end = Int(entry.end)
                             guard end == index + 1 else {
-                                throw voidElementError(names[Int(entry.a)], at: index, end: end, in: entries)
+                                throw voidElementError(nameStrings[Int(entry.a)], at: index, end: end, in: entries)
                             }
                         } else {
                             size += tagLength + 3  // </tag>
@@ -109,9 +104,9 @@ enum HTMLRenderer {
             }
             let tree = self.tree
             let entries = tree.entries
-            let nameRanges = self.nameRanges
+            let nameRanges = names.ranges
             try tree.bytes.withUnsafeBufferPointer { text in
-                try nameBytes.withUnsafeBufferPointer { names in
+                try self.names.bytes.withUnsafeBufferPointer { names in
                     @inline(__always) func closeTag(_ name: Int32) {
                         put(UInt8(ascii: "<"))
                         put(UInt8(ascii: "/"))
@@ -175,6 +170,7 @@ enum HTMLRenderer {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(estimatedSize(of: tree))
         var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
+        let names = NameBytes(utf8: tree.names.names)
         let isBlock = tree.names.names.map { TagTraits(tag: $0).contains(.block) }
         // Open elements: where each one's subtree ends, its tag, its depth, whether its closing
         // tag goes on a line of its own, whether its whitespace is content.
@@ -194,7 +190,7 @@ enum HTMLRenderer {
         func closeTag(_ tag: Int32) {
             buffer.append(UInt8(ascii: "<"))
             buffer.append(UInt8(ascii: "/"))
-            appendName(tag, of: tree, to: &buffer)
+            names.append(tag, to: &buffer)
             buffer.append(UInt8(ascii: ">"))
         }
         let entries = tree.entries
@@ -217,7 +213,7 @@ enum HTMLRenderer {
                 let info = try tags.info(for: entry.a, in: tree.names.names)
                 if info.isBlock { newline(depth) }
                 buffer.append(UInt8(ascii: "<"))
-                appendName(entry.a, of: tree, to: &buffer)
+                names.append(entry.a, to: &buffer)
                 if entry.b >= 0 {
                     let attributes = tree.attributeLists[Int(entry.b)]
                     if !tree.namesAreChecked { try HTMLNames.checkAttributes(attributes, tag: tag) }
@@ -262,12 +258,6 @@ enum HTMLRenderer {
     /// written is never touched, and costs no resident memory.
     static func estimatedSize(of tree: RenderTree) -> Int {
         tree.bytes.count * 3 / 2 + tree.entries.count * 12 + 64
-    }
-
-    @inline(__always)
-    private static func appendName(_ index: Int32, of tree: RenderTree, to buffer: inout [UInt8]) {
-        var name = tree.names[index]
-        name.withUTF8 { buffer.append(contentsOf: $0) }
     }
 
     /// Whether any entry in `start..<end`, looking through transparent nodes only, is a block

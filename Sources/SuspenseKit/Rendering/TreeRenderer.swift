@@ -13,7 +13,8 @@ enum TreeRenderer {
         // format's time.
         var prefix = PrefixBuffer()
         defer { prefix.deallocate() }
-        let names = NameBytes(tree.names.names)
+        // Escaped when they need it (valid names never do).
+        let names = NameBytes(tree.names.names, write: appendName)
         let entries = tree.entries
         guard !entries.isEmpty else { return [] }
         // The top-level nodes: the root's children when it is the fragment of a resolved tree.
@@ -60,28 +61,6 @@ enum TreeRenderer {
     @inline(__always)
     private static func append(_ bytes: StaticString, to output: inout [UInt8]) {
         output.append(contentsOf: UnsafeBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount))
-    }
-
-    /// The bytes of a tree's names, escaped when they need it (valid names never do), made once
-    /// per render rather than looked over for every node.
-    private struct NameBytes {
-        var bytes: [UInt8] = []
-        var ranges: [Range<Int>] = []
-
-        init(_ names: [String]) {
-            for name in names {
-                let start = bytes.count
-                appendName(name, to: &bytes)
-                ranges.append(start..<bytes.count)
-            }
-        }
-
-        @inline(__always)
-        func append(_ index: Int32, to output: inout [UInt8]) {
-            bytes.withUnsafeBufferPointer {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[ranges[Int(index)]]))
-            }
-        }
     }
 
     /// The indentation of the current line, as bytes in a buffer of its own.

@@ -136,18 +136,12 @@ extension QueryCache {
     /// caller leaves the typed value in the starter's frame too).
     @usableFromInline @discardableResult
     static func _finish(_ start: _QueryStart, with result: Result<any Sendable, any Error>) -> Bool {
-        guard case .failure(let error) = result else {
-            guard start.cache.complete(start.key, run: start.run, hash: start.hash, with: result) else { return false }
-            return ImmediateStart.current.finished(start.run, of: start.cache, failure: nil)
-        }
-        var failure = error
-        if let inner = error as? any AnyPromise {
-            failure = SuspenseError.promiseThrownInQuery(query: start.key, promise: inner.valueTypeName)
-        }
-        guard start.cache.complete(start.key, run: start.run, hash: start.hash, with: .failure(failure)) else {
-            return false
-        }
-        return ImmediateStart.current.finished(start.run, of: start.cache, failure: failure)
+        // A value's result is passed on as it is, not matched and made again.
+        var failure: (any Error)?
+        if case .failure(let error) = result { failure = queryFailure(error, query: start.key) }
+        let stored = start.cache.complete(
+            start.key, run: start.run, hash: start.hash, with: failure.map { .failure($0) } ?? result)
+        return stored && ImmediateStart.current.finished(start.run, of: start.cache, failure: failure)
     }
 
     /// Marks this thread as starting `start`'s run; returns what `_end` restores.

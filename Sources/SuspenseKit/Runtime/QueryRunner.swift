@@ -1,5 +1,5 @@
-// The query runner: every query task of every render. A keyed query runs in its cache's
-// `inFlight` table, joined by every render of that cache that waits on the key; a keyless one
+// The query runner: every query task of every render. A keyed query runs in its cache's table
+// (a `.running` cell), joined by every render of that cache that waits on the key; a keyless one
 // runs for its render alone. A render that stops waiting leaves; the last one to leave cancels
 // the task. Results reach each render through its `QueryMailbox`.
 
@@ -43,11 +43,16 @@ func runQuery(
     }
     do {
         return .success(try await promise.run())
-    } catch let inner as any AnyPromise {
-        return .failure(SuspenseError.promiseThrownInQuery(query: label, promise: inner.valueTypeName))
     } catch {
-        return .failure(error)
+        return .failure(queryFailure(error, query: label))
     }
+}
+
+/// What a query threw, as it is stored: a promise thrown from inside a query is a
+/// `SuspenseError`, since a query cannot suspend on another; any other error as it is.
+func queryFailure(_ error: any Error, query: String) -> any Error {
+    guard let inner = error as? any AnyPromise else { return error }
+    return SuspenseError.promiseThrownInQuery(query: query, promise: inner.valueTypeName)
 }
 
 extension QueryCache {

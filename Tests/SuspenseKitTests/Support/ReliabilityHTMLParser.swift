@@ -56,15 +56,11 @@ enum ReliabilityHTMLParser {
 
     /// Whether `python3` with `html.parser` can be run here.
     static let isAvailable: Bool = {
-        (try? run(["-c", "import html.parser"])) == 0
+        (try? run(["-c", "import html.parser"]).status) == 0
     }()
 
-    private static func run(_ arguments: [String]) throws -> Int32 {
-        try runCapturingErrors(arguments).status
-    }
-
     /// Runs python3, returning its exit status and what it wrote to standard error.
-    private static func runCapturingErrors(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+    private static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
@@ -94,7 +90,7 @@ enum ReliabilityHTMLParser {
         let input = directory.appendingPathComponent("documents.json")
         let output = directory.appendingPathComponent("events.json")
         try JSONEncoder().encode(documents).write(to: input)
-        let (status, errors) = try runCapturingErrors(["-c", script, input.path, output.path])
+        let (status, errors) = try run(["-c", script, input.path, output.path])
         guard status == 0 else { throw ParserFailed(status: status, errors: errors) }
         return try JSONDecoder().decode([[Event]].self, from: Data(contentsOf: output))
     }

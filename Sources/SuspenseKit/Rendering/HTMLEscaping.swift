@@ -31,6 +31,16 @@ enum HTMLEscaping {
         }
     }
 
+    /// `append(_:to:quotes:)` into a ``ByteBuffer``.
+    static func append(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer, quotes: Bool) {
+        let extra = extraBytes(in: bytes, quotes: quotes)
+        if extra == 0 {
+            buffer.append(bytes)
+        } else {
+            buffer.append(atMost: bytes.count + extra) { write(bytes, to: $0, quotes: quotes) }
+        }
+    }
+
     /// How many bytes escaping `bytes` adds.
     @inlinable
     static func extraBytes(in bytes: UnsafeBufferPointer<UInt8>, quotes: Bool) -> Int {

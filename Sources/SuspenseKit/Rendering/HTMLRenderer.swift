@@ -5,18 +5,20 @@
 /// ``RenderTree``, bytes into one buffer; each distinct tag is checked and classified (void,
 /// block) once per render.
 enum HTMLRenderer {
-    static func render(_ tree: RenderTree, pretty: Bool) throws -> [UInt8] {
+    static func renderBuffer(_ tree: RenderTree, pretty: Bool) throws -> ByteBuffer {
         pretty ? try renderPretty(tree) : try renderCompact(tree)
     }
 
     /// Two passes: the first checks every name and adds up the exact size of the output, the
     /// second writes it through a pointer into storage of that size, with no capacity checks
     /// and no growth.
-    static func renderCompact(_ tree: RenderTree) throws -> [UInt8] {
+    static func renderCompact(_ tree: RenderTree) throws -> ByteBuffer {
         var plan = try CompactPlan(tree)
-        return try [UInt8](unsafeUninitializedCapacity: plan.size) { output, initializedCount in
-            initializedCount = try plan.write(into: output)
+        var buffer = ByteBuffer(capacity: plan.size)
+        try buffer.append(atMost: plan.size) { start in
+            start + (try plan.write(into: UnsafeMutableBufferPointer(start: start, count: plan.size)))
         }
+        return buffer
     }
 
     /// `renderCompact(_:)` written straight into a string's storage: no buffer to copy.
@@ -166,9 +168,8 @@ enum HTMLRenderer {
     /// start on an indented line of their own, and the closing tag of one holding blocks too;
     /// nothing is added inside an element whose whitespace is content (`pre`, `textarea`,
     /// `script`, `style`), so that what it shows is what the compact form shows.
-    static func renderPretty(_ tree: RenderTree) throws -> [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(estimatedSize(of: tree))
+    static func renderPretty(_ tree: RenderTree) throws -> ByteBuffer {
+        var buffer = ByteBuffer(capacity: estimatedSize(of: tree))
         var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
         let names = NameBytes(utf8: tree.names.names)
         let isBlock = tree.names.names.map { TagTraits(tag: $0).contains(.block) }
@@ -177,19 +178,15 @@ enum HTMLRenderer {
         var open: [(end: Int, tag: Int32, depth: Int, blockChildren: Bool, keepsWhitespace: Bool)] = []
         // How many open elements keep their whitespace: inside one, nothing is added.
         var keeping = 0
-        var indentation: [UInt8] = []
-        func newline(_ depth: Int) {
+        // The buffer is passed rather than captured: a local function cannot capture a
+        // noncopyable value that is returned later.
+        func newline(_ depth: Int, _ buffer: inout ByteBuffer) {
             guard keeping == 0, !buffer.isEmpty else { return }
             buffer.append(UInt8(ascii: "\n"))
-            // Copied from a buffer of spaces: appending a `repeatElement` byte by byte made
-            // deeply indented output (quadratic in depth by nature) slower still.
-            let width = 2 * max(depth, 0)
-            while indentation.count < width { indentation.append(contentsOf: indentation.isEmpty ? [32] : indentation) }
-            buffer.append(contentsOf: indentation[..<width])
+            buffer.append(UInt8(ascii: " "), repeated: 2 * max(depth, 0))
         }
-        func closeTag(_ tag: Int32) {
-            buffer.append(UInt8(ascii: "<"))
-            buffer.append(UInt8(ascii: "/"))
+        func closeTag(_ tag: Int32, _ buffer: inout ByteBuffer) {
+            buffer.append(UInt8(ascii: "<"), UInt8(ascii: "/"))
             names.append(tag, to: &buffer)
             buffer.append(UInt8(ascii: ">"))
         }
@@ -198,20 +195,20 @@ enum HTMLRenderer {
             while let top = open.last, top.end <= index {
                 open.removeLast()
                 if top.keepsWhitespace { keeping -= 1 }
-                if top.blockChildren { newline(top.depth) }
-                closeTag(top.tag)
+                if top.blockChildren { newline(top.depth, &buffer) }
+                closeTag(top.tag, &buffer)
             }
             let entry = entries[index]
             switch entry.kind {
             case .text:
                 tree.withBytes(of: entry) { HTMLEscaping.append($0, to: &buffer, quotes: false) }
             case .rawHTML:
-                tree.withBytes(of: entry) { buffer.append(contentsOf: $0) }
+                tree.withBytes(of: entry) { buffer.append($0) }
             case .element:
                 let depth = open.count
                 let tag = tree.names[entry.a]
                 let info = try tags.info(for: entry.a, in: tree.names.names)
-                if info.isBlock { newline(depth) }
+                if info.isBlock { newline(depth, &buffer) }
                 buffer.append(UInt8(ascii: "<"))
                 names.append(entry.a, to: &buffer)
                 if entry.b >= 0 {
@@ -219,10 +216,10 @@ enum HTMLRenderer {
                     if !tree.namesAreChecked { try HTMLNames.checkAttributes(attributes, tag: tag) }
                     for attribute in attributes {
                         buffer.append(UInt8(ascii: " "))
-                        buffer.append(contentsOf: attribute.name.utf8)
-                        buffer.append(UInt8(ascii: "="))
-                        buffer.append(UInt8(ascii: "\""))
-                        HTMLEscaping.appendAttribute(attribute.value, to: &buffer)
+                        buffer.append(attribute.name)
+                        buffer.append(UInt8(ascii: "="), UInt8(ascii: "\""))
+                        var value = attribute.value
+                        value.withUTF8 { HTMLEscaping.append($0, to: &buffer, quotes: true) }
                         buffer.append(UInt8(ascii: "\""))
                     }
                 }
@@ -233,7 +230,7 @@ enum HTMLRenderer {
                         throw voidElementError(tag, at: index, end: end, in: entries)
                     }
                 } else if end == index + 1 {
-                    closeTag(entry.a)
+                    closeTag(entry.a, &buffer)
                 } else {
                     let keeps = info.keepsWhitespace
                     let blockChildren =
@@ -247,8 +244,8 @@ enum HTMLRenderer {
         }
         while let top = open.popLast() {
             if top.keepsWhitespace { keeping -= 1 }
-            if top.blockChildren { newline(top.depth) }
-            closeTag(top.tag)
+            if top.blockChildren { newline(top.depth, &buffer) }
+            closeTag(top.tag, &buffer)
         }
         return buffer
     }

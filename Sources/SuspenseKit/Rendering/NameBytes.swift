@@ -27,9 +27,9 @@ struct NameBytes {
     }
 
     @inline(__always)
-    func append(_ index: Int32, to output: inout [UInt8]) {
+    func append(_ index: Int32, to output: inout ByteBuffer) {
         bytes.withUnsafeBufferPointer {
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[ranges[Int(index)]]))
+            output.append(UnsafeBufferPointer(rebasing: $0[ranges[Int(index)]]))
         }
     }
 }

@@ -13,7 +13,7 @@
 /// - Controls are written as escapes (see ``TerminalText``): nothing in the output acts on a
 ///   terminal.
 enum PlainRenderer {
-    static func render(_ tree: RenderTree) -> [UInt8] {
+    static func render(_ tree: RenderTree) -> ByteBuffer {
         var writer = PlainWriter(capacity: tree.bytes.count + tree.entries.count / 2 + 64)
         write(tree, isMarkup: false, to: &writer)
         return writer.output

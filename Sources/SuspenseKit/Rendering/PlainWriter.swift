@@ -7,8 +7,8 @@
 /// output never starts or ends with a break and never holds two blank lines in a row, and a list
 /// item with nothing in it shows nothing. Every control (see ``TerminalText``) is written as its
 /// escape; text keeps its newlines and tabs, and a carriage return only before a newline.
-struct PlainWriter {
-    var output: [UInt8] = []
+struct PlainWriter: ~Copyable {
+    var output: ByteBuffer
     /// How many line ends the output ends with: 0 while the line holds something.
     private var lineEnds = 0
     /// The break to make before the next visible character: 0 none, 1 a new line, 2 a blank line.
@@ -24,7 +24,7 @@ struct PlainWriter {
     private(set) var indentation = 0
 
     init(capacity: Int) {
-        output.reserveCapacity(capacity)
+        output = ByteBuffer(capacity: capacity)
     }
 
     /// Asks for a new line (`level` 1) or a blank line (`level` 2) before what comes next.
@@ -120,15 +120,18 @@ struct PlainWriter {
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
         guard !range.isEmpty else { return }
         beginContent()
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+        output.append(UnsafeBufferPointer(rebasing: bytes[range]))
         lineEnds = 0
     }
 
     /// A line end written by text: the breaks asked for come first.
     private mutating func newline(crlf: Bool) {
         writePendingBreak()
-        if crlf { output.append(UInt8(ascii: "\r")) }
-        output.append(UInt8(ascii: "\n"))
+        if crlf {
+            output.append(UInt8(ascii: "\r"), UInt8(ascii: "\n"))
+        } else {
+            output.append(UInt8(ascii: "\n"))
+        }
         lineEnds += 1
         pendingSpace = false
     }
@@ -152,22 +155,17 @@ struct PlainWriter {
         if output.isEmpty || lineEnds > 0 {
             pendingSpace = false
             if pendingMarkers > 0 {
-                appendSpaces(markerIndentation)
+                output.append(UInt8(ascii: " "), repeated: markerIndentation)
                 for _ in 0..<pendingMarkers {
-                    output.append(UInt8(ascii: "-"))
-                    output.append(UInt8(ascii: " "))
+                    output.append(UInt8(ascii: "-"), UInt8(ascii: " "))
                 }
                 pendingMarkers = 0
             } else {
-                appendSpaces(indentation)
+                output.append(UInt8(ascii: " "), repeated: indentation)
             }
         } else if pendingSpace {
             output.append(UInt8(ascii: " "))
             pendingSpace = false
         }
-    }
-
-    private mutating func appendSpaces(_ count: Int) {
-        for _ in 0..<count { output.append(UInt8(ascii: " ")) }
     }
 }

@@ -31,7 +31,7 @@ public func render<C: Component>(
     }
     let bytes = try tree!.renderedBytes(as: format)
     tree = nil
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes.string()
 }
 
 /// Resolves a component tree and returns it as a ``Node`` tree, for inspection or for rendering

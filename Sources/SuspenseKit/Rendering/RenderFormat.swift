@@ -42,14 +42,16 @@ extension RenderTree {
         if case .html(pretty: false) = format.kind {
             return try HTMLRenderer.renderCompactString(self)
         }
-        return String(decoding: try renderedBytes(as: format), as: UTF8.self)
+        return try renderedBytes(as: format).string()
     }
 
-    func renderedBytes(as format: RenderFormat) throws -> [UInt8] {
+    /// The output in `format`, as bytes not yet made a string: the caller may let the tree go
+    /// first, so that the tree and the string are never held at once.
+    func renderedBytes(as format: RenderFormat) throws -> ByteBuffer {
         switch format.kind {
         case .tree: return TreeRenderer.render(self)
         case .plain: return PlainRenderer.render(self)
-        case .html(let pretty): return try HTMLRenderer.render(self, pretty: pretty)
+        case .html(let pretty): return try HTMLRenderer.renderBuffer(self, pretty: pretty)
         }
     }
 }

@@ -61,9 +61,9 @@ enum TerminalText {
     }
 
     /// Appends the escape of `value`, as in `\u{1B}`.
-    static func appendEscape(_ value: UInt32, to output: inout [UInt8]) {
-        output.append(contentsOf: "\\u{".utf8)
-        output.append(contentsOf: String(value, radix: 16, uppercase: true).utf8)
+    static func appendEscape(_ value: UInt32, to output: inout ByteBuffer) {
+        output.append("\\u{")
+        output.append(String(value, radix: 16, uppercase: true))
         output.append(UInt8(ascii: "}"))
     }
 

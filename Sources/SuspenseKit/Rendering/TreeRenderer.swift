@@ -1,13 +1,12 @@
 /// Renders the `.tree` format: one node per line, box-drawing indentation.
 enum TreeRenderer {
-    static func render(_ tree: RenderTree) -> [UInt8] {
+    static func render(_ tree: RenderTree) -> ByteBuffer {
         // One loop over the tree's entries, bytes into one buffer, one shared prefix that grows and
         // shrinks with the depth: see HTMLRenderer.
-        var output: [UInt8] = []
         // Room for the text (and its escapes) and, per line, a newline, a branch ("├─ " is 7
         // bytes) and a few levels of prefix: growing a large buffer costs more than reserving
         // address space that stays untouched.
-        output.reserveCapacity(tree.bytes.count + tree.bytes.count / 4 + tree.entries.count * 28 + 64)
+        var output = ByteBuffer(capacity: tree.bytes.count + tree.bytes.count / 4 + tree.entries.count * 28 + 64)
         // The prefix and the branches are written from raw buffers: appending an array (or a
         // slice of one) per line retained and released its storage every time, a fifth of the
         // format's time.
@@ -16,7 +15,7 @@ enum TreeRenderer {
         // Escaped when they need it (valid names never do).
         let names = NameBytes(tree.names.names, write: appendName)
         let entries = tree.entries
-        guard !entries.isEmpty else { return [] }
+        guard !entries.isEmpty else { return output }
         // The top-level nodes: the root's children when it is the fragment of a resolved tree.
         var top = entries[0].kind == .fragment ? 1 : 0
         let topEnd = entries[0].kind == .fragment ? Int(entries[0].end) : 1
@@ -38,7 +37,7 @@ enum TreeRenderer {
                 let entry = entries[index]
                 let isLast = Int(entry.end) == parent.end
                 output.append(UInt8(ascii: "\n"))
-                output.append(contentsOf: UnsafeBufferPointer(start: prefix.bytes, count: parent.prefixLength))
+                output.append(UnsafeBufferPointer(start: prefix.bytes, count: parent.prefixLength))
                 append(isLast ? lastBranch : branch, to: &output)
                 appendLabel(of: entry, in: tree, names: names, to: &output)
                 if Int(entry.end) > index + 1 {
@@ -59,8 +58,8 @@ enum TreeRenderer {
     private static let space: StaticString = "   "
 
     @inline(__always)
-    private static func append(_ bytes: StaticString, to output: inout [UInt8]) {
-        output.append(contentsOf: UnsafeBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount))
+    private static func append(_ bytes: StaticString, to output: inout ByteBuffer) {
+        output.append(bytes)
     }
 
     /// The indentation of the current line, as bytes in a buffer of its own.
@@ -90,7 +89,7 @@ enum TreeRenderer {
     /// Appends a node's label; text and elements, the nodes of every page, without building
     /// strings.
     private static func appendLabel(
-        of entry: RenderTree.Entry, in tree: RenderTree, names: NameBytes, to output: inout [UInt8]
+        of entry: RenderTree.Entry, in tree: RenderTree, names: NameBytes, to output: inout ByteBuffer
     ) {
         switch entry.kind {
         case .text:
@@ -109,7 +108,7 @@ enum TreeRenderer {
         case .component:
             names.append(entry.a, to: &output)
         case .fragment, .rawHTML, .suspense, .errorBoundary:
-            output.append(contentsOf: label(of: tree.kind(of: entry), id: tree.boundaryID(of: entry)).utf8)
+            output.append(label(of: tree.kind(of: entry), id: tree.boundaryID(of: entry)))
         }
     }
 
@@ -117,16 +116,21 @@ enum TreeRenderer {
     /// hand-built tree with an invalid name still shows one node per line and sends no control
     /// to the terminal (valid names have nothing to escape).
     private static func appendName(_ name: String, to output: inout [UInt8]) {
-        if name.utf8.contains(where: TerminalText.mayStartControl) {
-            output.append(contentsOf: escaped(name).utf8)
-        } else {
-            output.append(contentsOf: name.utf8)
-        }
+        output.append(contentsOf: displayedName(name).utf8)
+    }
+
+    private static func appendName(_ name: String, to output: inout ByteBuffer) {
+        output.append(displayedName(name))
+    }
+
+    /// A name as it is shown: escaped only when it holds what may be a control.
+    private static func displayedName(_ name: String) -> String {
+        name.utf8.contains(where: TerminalText.mayStartControl) ? escaped(name) : name
     }
 
     /// `quoted(text)`, appended as bytes: runs of plain bytes are copied whole, each escape is
     /// written between them, in one pass.
-    private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+    private static func appendQuoted(_ text: UnsafeBufferPointer<UInt8>, to output: inout ByteBuffer) {
         output.append(UInt8(ascii: "\""))
         var runStart = 0
         var index = 0
@@ -153,17 +157,16 @@ enum TreeRenderer {
                 }
                 escape = 0
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
+            output.append(UnsafeBufferPointer(rebasing: text[runStart..<index]))
             if escape == 0 {
                 TerminalText.appendEscape(TerminalText.controlValue(in: text, at: index, length: length), to: &output)
             } else {
-                output.append(UInt8(ascii: "\\"))
-                output.append(escape)
+                output.append(UInt8(ascii: "\\"), escape)
             }
             index += length
             runStart = index
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<count]))
+        output.append(UnsafeBufferPointer(rebasing: text[runStart..<count]))
         output.append(UInt8(ascii: "\""))
     }
 

@@ -55,9 +55,7 @@ struct PlainWriter: ~Copyable {
     /// Text shown as written, controls escaped.
     mutating func writeText(_ bytes: UnsafeBufferPointer<UInt8>) {
         // Most text holds no byte to look at: one scan, one copy.
-        var index = 0
-        while index < bytes.count, !TerminalText.mayStartControl(bytes[index]) { index += 1 }
-        if index == bytes.count {
+        if TerminalText.firstSpecialByte(in: bytes, from: 0, quotes: false) == bytes.count {
             append(bytes, 0..<bytes.count)
         } else {
             write(bytes, collapsingWhitespace: false)

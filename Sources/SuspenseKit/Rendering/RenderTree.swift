@@ -78,10 +78,6 @@ struct RenderTree {
         entries[index].end = Int32(truncatingIfNeeded: entries.count)
     }
 
-    private mutating func leaf(_ kind: Kind, _ a: Int32, _ b: Int32) {
-        entries.append(Entry(a: a, b: b, end: Int32(truncatingIfNeeded: entries.count + 1), kind: kind))
-    }
-
     private mutating func store(_ string: String) -> (Int32, Int32) {
         let offset = bytes.count
         var string = string
@@ -97,71 +93,150 @@ struct RenderTree {
         namesAreChecked = true
         names = nodes.names
         attributeLists = nodes.attributeLists
-        // Each frame: the next arena child to visit, and the entry to close after the last one
-        // (-1 for a transparent fragment).
-        var stack: [(next: NodeArena.ID, entry: Int)] = []
-        if nodes.records[Int(root)].kind == .fragment {
-            entries.reserveCapacity(nodes.records.count)
-            stack.append((nodes.records[Int(root)].first, open(.fragment, 0, 0)))
-        } else {
-            // A subtree: visit `root` alone, not its siblings.
-            stack.append((root, -1))
+        var suspenseStates: [SuspenseState] = []
+        var suspenseIDs: [BoundaryID?] = []
+        var errorBoundaryStates: [ErrorBoundaryState] = []
+        var errorBoundaryIDs: [BoundaryID?] = []
+        // Written through pointers: every visible record makes at most one entry (the root's
+        // fragment included), so the arena's size bounds the entries, and the stack of open
+        // nodes grows only with the depth. Appending to arrays checked uniqueness and capacity
+        // twice per node.
+        entries = nodes.records.withUnsafeBufferPointer { arena in
+            [Entry](unsafeUninitializedCapacity: arena.count + 1) { out, initialized in
+                var count = 0
+                // Opens an entry whose subtree ends when its frame is popped.
+                @inline(__always) func open(_ kind: Kind, _ a: Int32, _ b: Int32) -> Int {
+                    out.initializeElement(at: count, to: Entry(a: a, b: b, end: 0, kind: kind))
+                    count += 1
+                    return count - 1
+                }
+                // Each frame: the next arena child to visit, and the entry to close after the
+                // last one (-1 for a transparent fragment).
+                var stack = FrameStack()
+                let single = arena[Int(root)].kind != .fragment
+                if single {
+                    // A subtree: visit `root` alone, not its siblings.
+                    stack.push(next: root, entry: -1)
+                } else {
+                    stack.push(next: arena[Int(root)].first, entry: open(.fragment, 0, 0))
+                }
+                while !stack.isEmpty {
+                    let id = stack.topNext
+                    if id < 0 {
+                        let entry = stack.pop()
+                        if entry >= 0 { out[entry].end = Int32(truncatingIfNeeded: count) }
+                        continue
+                    }
+                    let record = arena[Int(id)]
+                    stack.topNext = single && stack.count == 1 ? -1 : record.next
+                    switch record.kind {
+                    case .text, .rawHTML:
+                        out.initializeElement(
+                            at: count,
+                            to: Entry(
+                                a: record.a, b: record.b, end: Int32(truncatingIfNeeded: count + 1),
+                                kind: record.kind == .text ? .text : .rawHTML))
+                        count += 1
+                    case .element:
+                        stack.push(next: record.first, entry: open(.element, record.a, record.b))
+                    case .component:
+                        stack.push(next: record.first, entry: open(.component, record.a, 0))
+                    case .fragment:
+                        stack.push(next: record.first, entry: -1)
+                    case .suspense:
+                        let suspense = records.suspenses[Int(record.a)]
+                        let state: SuspenseState
+                        let shown: NodeArena.ID
+                        if suspense.isResolved {
+                            state = .resolved
+                            shown = suspense.contentNode
+                        } else {
+                            state = .pending(records.pendingQueries(of: Int(record.a)))
+                            shown = suspense.fallbackNode
+                        }
+                        suspenseStates.append(state)
+                        suspenseIDs.append(suspense.id)
+                        let entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
+                        stack.push(next: arena[Int(shown)].first, entry: entry)
+                    case .errorBoundary:
+                        let boundary = records.errorBoundaries[Int(record.a)]
+                        let state: ErrorBoundaryState
+                        let shown: NodeArena.ID
+                        if let error = boundary.caught {
+                            let description = describeError(error, suggestion: false)
+                            state =
+                                boundary.attempts > 1
+                                ? .caughtAfterRetries(description, attempts: boundary.attempts)
+                                : .caught(description)
+                            shown = boundary.fallbackNode
+                        } else {
+                            state = .clean
+                            shown = boundary.contentNode
+                        }
+                        errorBoundaryStates.append(state)
+                        errorBoundaryIDs.append(boundary.id)
+                        let entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
+                        stack.push(next: arena[Int(shown)].first, entry: entry)
+                    }
+                }
+                initialized = count
+            }
         }
-        let single = nodes.records[Int(root)].kind != .fragment
-        while let top = stack.last {
-            let id = top.next
-            if id < 0 {
-                stack.removeLast()
-                if top.entry >= 0 { close(top.entry) }
-                continue
-            }
-            let record = nodes.records[Int(id)]
-            stack[stack.count - 1].next = single && stack.count == 1 ? -1 : record.next
-            switch record.kind {
-            case .text:
-                leaf(.text, record.a, record.b)
-            case .rawHTML:
-                leaf(.rawHTML, record.a, record.b)
-            case .element:
-                stack.append((record.first, open(.element, record.a, record.b)))
-            case .component:
-                stack.append((record.first, open(.component, record.a, 0)))
-            case .fragment:
-                stack.append((record.first, -1))
-            case .suspense:
-                let suspense = records.suspenses[Int(record.a)]
-                let state: SuspenseState
-                let shown: NodeArena.ID
-                if suspense.isResolved {
-                    state = .resolved
-                    shown = suspense.contentNode
-                } else {
-                    state = .pending(records.pendingQueries(of: Int(record.a)))
-                    shown = suspense.fallbackNode
-                }
-                suspenseStates.append(state)
-                suspenseIDs.append(suspense.id)
-                let entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
-                stack.append((nodes.records[Int(shown)].first, entry))
-            case .errorBoundary:
-                let boundary = records.errorBoundaries[Int(record.a)]
-                let state: ErrorBoundaryState
-                let shown: NodeArena.ID
-                if let error = boundary.caught {
-                    let description = describeError(error, suggestion: false)
-                    state =
-                        boundary.attempts > 1
-                        ? .caughtAfterRetries(description, attempts: boundary.attempts) : .caught(description)
-                    shown = boundary.fallbackNode
-                } else {
-                    state = .clean
-                    shown = boundary.contentNode
-                }
-                errorBoundaryStates.append(state)
-                errorBoundaryIDs.append(boundary.id)
-                let entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
-                stack.append((nodes.records[Int(shown)].first, entry))
-            }
+        self.suspenseStates = suspenseStates
+        self.suspenseIDs = suspenseIDs
+        self.errorBoundaryStates = errorBoundaryStates
+        self.errorBoundaryIDs = errorBoundaryIDs
+    }
+
+    /// The open nodes of the walk in `init(_:records:root:)`, in storage of its own.
+    private struct FrameStack: ~Copyable {
+        private var next: UnsafeMutablePointer<NodeArena.ID>
+        private var entry: UnsafeMutablePointer<Int>
+        private var capacity = 64
+        private(set) var count = 0
+
+        init() {
+            next = .allocate(capacity: capacity)
+            entry = .allocate(capacity: capacity)
+        }
+
+        var isEmpty: Bool { count == 0 }
+
+        /// The next child to visit in the innermost open node.
+        var topNext: NodeArena.ID {
+            get { next[count - 1] }
+            set { next[count - 1] = newValue }
+        }
+
+        mutating func push(next child: NodeArena.ID, entry index: Int) {
+            if count == capacity { grow() }
+            next[count] = child
+            entry[count] = index
+            count += 1
+        }
+
+        /// Removes the innermost node; returns its entry.
+        mutating func pop() -> Int {
+            count -= 1
+            return entry[count]
+        }
+
+        private mutating func grow() {
+            let larger = capacity * 2
+            let grownNext = UnsafeMutablePointer<NodeArena.ID>.allocate(capacity: larger)
+            grownNext.moveInitialize(from: next, count: count)
+            next.deallocate()
+            next = grownNext
+            let grownEntry = UnsafeMutablePointer<Int>.allocate(capacity: larger)
+            grownEntry.moveInitialize(from: entry, count: count)
+            entry.deallocate()
+            entry = grownEntry
+            capacity = larger
+        }
+
+        deinit {
+            next.deallocate()
+            entry.deallocate()
         }
     }
 

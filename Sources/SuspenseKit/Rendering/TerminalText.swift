@@ -28,6 +28,39 @@ enum TerminalText {
         byte < 0x20 || byte >= 0x7F
     }
 
+    /// The index of the first byte at or after `start` that may start a control (see
+    /// ``mayStartControl(_:)``), or, when `quotes`, is also `"` or `\\`; `bytes.count` when none
+    /// does. Eight bytes at a time while none of them does: most text has nothing to escape.
+    @inline(__always)
+    static func firstSpecialByte(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, quotes: Bool) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let count = bytes.count
+        var index = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        // Whether some byte of `word` is zero (each test below is exact for the word as a whole).
+        @inline(__always) func hasZero(_ word: UInt64) -> Bool {
+            (word &- ones) & ~word & high != 0
+        }
+        while index &+ 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte of 0x80 or more, a byte below 0x20, DEL.
+            if word & high != 0 || (word &- ones &* 0x20) & ~word & high != 0 || hasZero(word ^ (ones &* 0x7F)) {
+                break
+            }
+            if quotes, hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C)) { break }
+            index &+= 8
+        }
+        while index < count {
+            let byte = base[index]
+            if mayStartControl(byte) || (quotes && (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\"))) {
+                break
+            }
+            index &+= 1
+        }
+        return index
+    }
+
     /// The length in bytes of the control that starts at `index` of valid UTF-8 (1 for C0 and DEL,
     /// 2 for C1, 3 for a bidirectional control), or 0 when none starts there.
     @inline(__always)

@@ -136,6 +136,8 @@ enum TreeRenderer {
         var index = 0
         let count = text.count
         while index < count {
+            index = TerminalText.firstSpecialByte(in: text, from: index, quotes: true)
+            guard index < count else { break }
             let byte = text[index]
             let escape: UInt8
             var length = 1
@@ -145,11 +147,8 @@ enum TreeRenderer {
             case UInt8(ascii: "\r"): escape = UInt8(ascii: "r")
             case UInt8(ascii: "\t"): escape = UInt8(ascii: "t")
             default:
-                // Other controls (see TerminalText) are rare: `\u{…}`.
-                guard TerminalText.mayStartControl(byte) else {
-                    index += 1
-                    continue
-                }
+                // What may start another control (see TerminalText) is rare: non-ASCII text, or
+                // `\u{…}` for a control.
                 length = TerminalText.controlLength(in: text, at: index)
                 guard length > 0 else {
                     index += 1

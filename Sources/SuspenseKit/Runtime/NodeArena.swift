@@ -66,8 +66,8 @@ struct NodeArena {
         return append(Record(a: offset, b: length, kind: .rawHTML), to: parent)
     }
 
-    mutating func appendElement(tag: String, attributes: [Attribute], to parent: ID) -> ID {
-        let name = names.index(of: tag)
+    /// Adds an element whose tag is `names[name]`.
+    mutating func appendElement(name: Int32, attributes: [Attribute], to parent: ID) -> ID {
         var list: Int32 = -1
         if !attributes.isEmpty {
             list = Int32(attributeLists.count)

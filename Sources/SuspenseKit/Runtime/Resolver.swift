@@ -41,7 +41,7 @@ public final class _Resolver {
     /// The cache and mailbox components read queries through (`resolveValue(key:)`).
     let scope: RenderScope
     /// How much of the current thread's stack a pass may use.
-    var stack: StackGuard
+    @exclusivity(unchecked) var stack: StackGuard
     /// The queries slots wait on; see WaitTable.
     var waits = WaitTable()
     /// What changed in the visible tree since the last call to `takeChanges()`.
@@ -71,10 +71,11 @@ public final class _Resolver {
     /// Whether the shell was reported: changes are reported only after it.
     var shellSent = false
     var naming = TypeNaming()
-    /// The last tag whose name was checked, so that a list of one tag checks it once, and
-    /// whether it is void.
+    /// The last tag whose name was checked, so that a list of one tag checks it once, whether
+    /// it is void, and its index in the arena's names.
     @exclusivity(unchecked) private var lastCheckedTag: String?
     @exclusivity(unchecked) private var lastCheckedTagIsVoid = false
+    @exclusivity(unchecked) private var lastCheckedTagName: Int32 = 0
     /// Set when an error reached the root; the render stops and throws it.
     var fatalError: RenderError?
     /// The caught failures reported to `onError` handlers so far; see `reportCaught`.
@@ -262,19 +263,24 @@ public final class _Resolver {
         try checkDepth(context.depth + 1, "<\(tag)>")
         // A name HTML cannot carry, or an attribute given twice, is an error at the element,
         // routed to its ErrorBoundary, rather than a render that fails only when HTML is asked for.
-        if tag != lastCheckedTag || !attributes.isEmpty {
+        if tag != lastCheckedTag {
             do {
                 try HTMLNames.checkTag(tag)
+            } catch {
+                throw located(error, at: context.path)
+            }
+            lastCheckedTag = tag
+            lastCheckedTagIsVoid = HTMLNames.isVoid(tag)
+            lastCheckedTagName = nodes.names.index(of: tag)
+        }
+        if !attributes.isEmpty {
+            do {
                 try HTMLNames.checkAttributes(attributes, tag: tag)
             } catch {
                 throw located(error, at: context.path)
             }
-            if tag != lastCheckedTag {
-                lastCheckedTag = tag
-                lastCheckedTagIsVoid = HTMLNames.isVoid(tag)
-            }
         }
-        let node = nodes.appendElement(tag: tag, attributes: attributes, to: context.parent)
+        let node = nodes.appendElement(name: lastCheckedTagName, attributes: attributes, to: context.parent)
         let saved = context.parent
         let savedDepth = context.depth
         context.parent = node

@@ -3,7 +3,6 @@
 @usableFromInline
 enum HTMLEscaping {
     /// Escapes `&`, `<`, `>`, `"` and `'` (attribute values).
-    @inlinable
     static func appendAttribute(_ string: String, to buffer: inout [UInt8]) {
         append(string, to: &buffer, quotes: true)
     }
@@ -11,13 +10,11 @@ enum HTMLEscaping {
     /// Two passes over the string's bytes: the first counts what escaping adds (most text needs
     /// none and is appended in one copy); the second writes into space grown once, instead of
     /// appending run by run.
-    @inlinable
     static func append(_ string: String, to buffer: inout [UInt8], quotes: Bool) {
         var string = string
         string.withUTF8 { append($0, to: &buffer, quotes: quotes) }
     }
 
-    @inlinable
     static func append(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8], quotes: Bool) {
         let extra = extraBytes(in: bytes, quotes: quotes)
         if extra == 0 {
@@ -25,9 +22,11 @@ enum HTMLEscaping {
             return
         }
         let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: bytes.count + extra))
+        let length = bytes.count + extra
+        buffer.append(contentsOf: repeatElement(0, count: length))
         buffer.withUnsafeMutableBufferPointer { output in
-            _ = write(bytes, to: output.baseAddress! + start, quotes: quotes)
+            let base = output.baseAddress! + start
+            _ = write(bytes, to: base, end: base + length, quotes: quotes)
         }
     }
 
@@ -37,55 +36,88 @@ enum HTMLEscaping {
         if extra == 0 {
             buffer.append(bytes)
         } else {
-            buffer.append(atMost: bytes.count + extra) { write(bytes, to: $0, quotes: quotes) }
+            let length = bytes.count + extra
+            buffer.append(atMost: length) { write(bytes, to: $0, end: $0 + length, quotes: quotes) }
         }
     }
 
     /// How many bytes escaping `bytes` adds.
-    @inlinable
     static func extraBytes(in bytes: UnsafeBufferPointer<UInt8>, quotes: Bool) -> Int {
-        var extra = 0
+        // One table read and one addition per byte, no branch: text with a `<` every few bytes
+        // mispredicted a branch at each of them.
+        let table = quotes ? attributeTable : textTable
+        var total = 0
         for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "&"): extra &+= 4  // &amp;
-            case UInt8(ascii: "<"), UInt8(ascii: ">"): extra &+= 3  // &lt; &gt;
-            case UInt8(ascii: "\"") where quotes: extra &+= 5  // &quot;
-            case UInt8(ascii: "'") where quotes: extra &+= 4  // &#39;
-            case 0: extra &+= 2  // U+FFFD, 3 bytes
-            default: break
-            }
+            total &+= Int(truncatingIfNeeded: table[Int(byte)] &>> 56)
         }
-        return extra
+        return total &- bytes.count
     }
 
-    /// Writes `bytes` escaped at `output`, which has room for `bytes.count` plus
-    /// `extraBytes(in:quotes:)` bytes; returns the position after them.
-    @inlinable
+    /// Writes `bytes` escaped at `output`, with room up to `end` (at least `bytes.count` plus
+    /// `extraBytes(in:quotes:)` bytes); returns the position after them. Bytes between that
+    /// position and `end` may be overwritten.
     static func write(
         _ bytes: UnsafeBufferPointer<UInt8>,
         to output: UnsafeMutablePointer<UInt8>,
+        end: UnsafeMutablePointer<UInt8>,
         quotes: Bool
     ) -> UnsafeMutablePointer<UInt8> {
+        let table = quotes ? attributeTable : textTable
         var position = output
-        @inline(__always) func put(_ replacement: StaticString) {
-            let count = replacement.utf8CodeUnitCount
-            position.initialize(from: replacement.utf8Start, count: count)
-            position += count
+        var index = 0
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return position }
+        // While eight bytes fit: store each byte's whole table word (its replacement, or the byte
+        // itself) and move on by its length. What the store wrote past that length is written
+        // over next; no branch per byte.
+        while index < count, end - position >= 8 {
+            let word = table[Int(base[index])]
+            UnsafeMutableRawPointer(position).storeBytes(of: word.littleEndian, as: UInt64.self)
+            position += Int(truncatingIfNeeded: word &>> 56)
+            index &+= 1
         }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "&"): put("&amp;")
-            case UInt8(ascii: "<"): put("&lt;")
-            case UInt8(ascii: ">"): put("&gt;")
-            case UInt8(ascii: "\"") where quotes: put("&quot;")
-            case UInt8(ascii: "'") where quotes: put("&#39;")
-            case 0: put("\u{FFFD}")
-            default:
-                position.pointee = byte
-                position += 1
+        // The last few, byte by byte, so that nothing is written past `end`.
+        while index < count {
+            var word = table[Int(base[index])]
+            let length = Int(truncatingIfNeeded: word &>> 56)
+            for offset in 0..<length {
+                position[offset] = UInt8(truncatingIfNeeded: word)
+                word &>>= 8
             }
+            position += length
+            index &+= 1
         }
         return position
+    }
+
+    /// For each byte, what text content is written as: the replacement's bytes, first byte
+    /// lowest, and its length in the top byte. Made once, never freed, never written again.
+    nonisolated(unsafe) static let textTable = makeTable(quotes: false)
+    /// The same for attribute values, where `"` and `'` are escaped too.
+    nonisolated(unsafe) static let attributeTable = makeTable(quotes: true)
+
+    private static func makeTable(quotes: Bool) -> UnsafePointer<UInt64> {
+        let table = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
+        for byte in 0...255 {
+            let replacement: String
+            switch UInt8(byte) {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "\"") where quotes: replacement = "&quot;"
+            case UInt8(ascii: "'") where quotes: replacement = "&#39;"
+            case 0: replacement = "\u{FFFD}"
+            default:
+                table[byte] = UInt64(byte) | (1 << 56)
+                continue
+            }
+            var word = UInt64(replacement.utf8.count) << 56
+            for (offset, unit) in replacement.utf8.enumerated() {
+                word |= UInt64(unit) << (8 * offset)
+            }
+            table[byte] = word
+        }
+        return UnsafePointer(table)
     }
 }
 

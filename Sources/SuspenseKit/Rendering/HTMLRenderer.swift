@@ -94,6 +94,7 @@ enum HTMLRenderer {
         mutating func write(into output: UnsafeMutableBufferPointer<UInt8>) throws -> Int {
             guard let start = output.baseAddress, size > 0 else { return 0 }
             precondition(output.count >= size, "HTML output storage too small")
+            let end = start + output.count
             var position = start
             @inline(__always) func put(_ byte: UInt8) {
                 position.initialize(to: byte)
@@ -125,7 +126,7 @@ enum HTMLRenderer {
                         switch entry.kind {
                         case .text:
                             let bytes = UnsafeBufferPointer(rebasing: text[Int(entry.a)..<Int(entry.a) + Int(entry.b)])
-                            position = HTMLEscaping.write(bytes, to: position, quotes: false)
+                            position = HTMLEscaping.write(bytes, to: position, end: end, quotes: false)
                         case .rawHTML:
                             put(UnsafeBufferPointer(rebasing: text[Int(entry.a)..<Int(entry.a) + Int(entry.b)]))
                         case .element:
@@ -139,7 +140,9 @@ enum HTMLRenderer {
                                     put(UInt8(ascii: "="))
                                     put(UInt8(ascii: "\""))
                                     var value = attribute.value
-                                    value.withUTF8 { position = HTMLEscaping.write($0, to: position, quotes: true) }
+                                    value.withUTF8 {
+                                        position = HTMLEscaping.write($0, to: position, end: end, quotes: true)
+                                    }
                                     put(UInt8(ascii: "\""))
                                 }
                             }

@@ -81,11 +81,6 @@ struct ByteBuffer: ~Copyable {
         count = end - start
     }
 
-    /// The bytes from `offset` to the end, to copy again (a line's indentation).
-    func withBytes<R>(from offset: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: start + offset, count: count - offset))
-    }
-
     @inline(never)
     private mutating func grow(toHold needed: Int) {
         let grown = max(capacity * 2, needed)
@@ -103,10 +98,5 @@ struct ByteBuffer: ~Copyable {
             base.initialize(from: start, count: count)
             return count
         }
-    }
-
-    /// The bytes as an array.
-    consuming func array() -> [UInt8] {
-        Array(UnsafeBufferPointer(start: start, count: count))
     }
 }

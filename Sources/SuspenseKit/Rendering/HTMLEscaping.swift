@@ -1,6 +1,5 @@
 /// Appends text to a UTF-8 buffer with the characters that HTML would read as markup replaced by
 /// character references. NUL, which HTML parsers drop or replace, becomes U+FFFD.
-@usableFromInline
 enum HTMLEscaping {
     /// Escapes `&`, `<`, `>`, `"` and `'` (attribute values).
     static func appendAttribute(_ string: String, to buffer: inout [UInt8]) {

@@ -5,10 +5,6 @@
 /// ``RenderTree``, bytes into one buffer; each distinct tag is checked and classified (void,
 /// block) once per render.
 enum HTMLRenderer {
-    static func renderBuffer(_ tree: RenderTree, pretty: Bool) throws -> ByteBuffer {
-        pretty ? try renderPretty(tree) : try renderCompact(tree)
-    }
-
     /// Two passes: the first checks every name and adds up the exact size of the output, the
     /// second writes it through a pointer into storage of that size, with no capacity checks
     /// and no growth.

@@ -51,7 +51,8 @@ extension RenderTree {
         switch format.kind {
         case .tree: return TreeRenderer.render(self)
         case .plain: return PlainRenderer.render(self)
-        case .html(let pretty): return try HTMLRenderer.renderBuffer(self, pretty: pretty)
+        case .html(pretty: true): return try HTMLRenderer.renderPretty(self)
+        case .html(pretty: false): return try HTMLRenderer.renderCompact(self)
         }
     }
 }

@@ -188,55 +188,45 @@ struct RenderTree {
         self.errorBoundaryIDs = errorBoundaryIDs
     }
 
-    /// The open nodes of the walk in `init(_:records:root:)`, in storage of its own.
+    /// The open nodes of the walk in `init(_:records:root:)`, in storage of its own: for each,
+    /// the next arena child to visit and the entry to close after the last one.
     private struct FrameStack: ~Copyable {
-        private var next: UnsafeMutablePointer<NodeArena.ID>
-        private var entry: UnsafeMutablePointer<Int>
+        private struct Frame {
+            var next: NodeArena.ID
+            var entry: Int
+        }
+        private var frames = UnsafeMutablePointer<Frame>.allocate(capacity: 64)
         private var capacity = 64
         private(set) var count = 0
 
-        init() {
-            next = .allocate(capacity: capacity)
-            entry = .allocate(capacity: capacity)
+        deinit {
+            frames.deallocate()
         }
 
         var isEmpty: Bool { count == 0 }
 
         /// The next child to visit in the innermost open node.
         var topNext: NodeArena.ID {
-            get { next[count - 1] }
-            set { next[count - 1] = newValue }
+            get { frames[count - 1].next }
+            set { frames[count - 1].next = newValue }
         }
 
         mutating func push(next child: NodeArena.ID, entry index: Int) {
-            if count == capacity { grow() }
-            next[count] = child
-            entry[count] = index
+            if count == capacity {
+                let larger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
+                larger.moveInitialize(from: frames, count: count)
+                frames.deallocate()
+                frames = larger
+                capacity *= 2
+            }
+            (frames + count).initialize(to: Frame(next: child, entry: index))
             count += 1
         }
 
         /// Removes the innermost node; returns its entry.
         mutating func pop() -> Int {
             count -= 1
-            return entry[count]
-        }
-
-        private mutating func grow() {
-            let larger = capacity * 2
-            let grownNext = UnsafeMutablePointer<NodeArena.ID>.allocate(capacity: larger)
-            grownNext.moveInitialize(from: next, count: count)
-            next.deallocate()
-            next = grownNext
-            let grownEntry = UnsafeMutablePointer<Int>.allocate(capacity: larger)
-            grownEntry.moveInitialize(from: entry, count: count)
-            entry.deallocate()
-            entry = grownEntry
-            capacity = larger
-        }
-
-        deinit {
-            next.deallocate()
-            entry.deallocate()
+            return frames[count].entry
         }
     }
 

@@ -38,6 +38,13 @@ struct BuiltContent<Content: Component> {
         self.failure = nil
     }
 
+    /// What a closure threw, kept as it is.
+    @inlinable
+    init(failure: any Error) {
+        self.content = nil
+        self.failure = failure
+    }
+
     /// Throws what the closure threw, wrapped in a `BuildFailure`; nothing when it built.
     @inlinable
     func throwIfFailed() throws {

@@ -5,6 +5,13 @@
 /// suspends (throws a ``Promise``) or fails never hides the siblings written after it. That is
 /// what lets every query under a ``Suspense`` be discovered in one pass and run at once, instead
 /// of the waterfall that plain throwing initializers would give.
+///
+/// ``Text`` and ``Element`` are made when the closure runs, like its statements: they run no
+/// initializer of a user's component, so only the expressions written in them (`Text(try
+/// resolveValue(…))`) can throw, and what one throws is kept, on its own, and handled when the
+/// resolver reaches it, exactly as though making it then had thrown: a ``Promise`` suspends it
+/// alone, and it is made again once its query has run. Each sibling is still made, so their
+/// queries all start at once. Made at once, they cost no stored closure each.
 @resultBuilder
 public enum ComponentBuilder {
     @inlinable
@@ -12,6 +19,33 @@ public enum ComponentBuilder {
         _ component: @autoclosure @escaping () throws -> C
     ) -> _Deferred<C> {
         _Deferred(make: component)
+    }
+
+    /// Text is made at once; what its expression throws is kept (see the type's notes).
+    @inlinable @inline(__always)
+    public static func buildExpression(_ text: @autoclosure @escaping () throws -> Text) -> _MadeText {
+        do {
+            return _MadeText(try text())
+        } catch {
+            return _MadeText(failed: _MadeFailure(error, make: text))
+        }
+    }
+
+    /// An element is made at once, its content with it; what its expressions or the statements
+    /// of its closure throw is kept (see the type's notes).
+    @inlinable @inline(__always)
+    public static func buildExpression<Content>(
+        _ element: @autoclosure @escaping () throws -> Element<Content>
+    ) -> _MadeElement<Content> {
+        do {
+            let made = try element()
+            if let failure = made.content.failure {
+                return _MadeElement(failed: _MadeFailure(failure, make: element))
+            }
+            return _MadeElement(made)
+        } catch {
+            return _MadeElement(failed: _MadeFailure(error, make: element))
+        }
     }
 
     /// A string literal or value in a builder is shown as ``Text``.
@@ -81,6 +115,88 @@ public struct _Deferred<C: Component>: Component {
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.evaluate(component.make)
+    }
+}
+
+/// A ``Text`` written in a builder, made when the builder ran; or, when making it threw, what
+/// it threw and how to make it again. Builder plumbing; not API.
+///
+/// The closure that makes it again is kept only when making it failed: a closure kept for every
+/// child cost an allocation each, the largest cost of a static page after its text.
+public struct _MadeText: Component {
+    public typealias Body = Never
+    /// The text; empty, and never resolved, when making it threw.
+    @usableFromInline let text: Text
+    @usableFromInline let failed: _MadeFailure<Text>?
+
+    @inlinable
+    init(_ text: Text) {
+        self.text = text
+        self.failed = nil
+    }
+
+    @inlinable
+    init(failed: _MadeFailure<Text>) {
+        self.text = Text("")
+        self.failed = failed
+    }
+
+    @inlinable
+    public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        try resolver.resolveMade(component.text, failed: component.failed)
+    }
+}
+
+/// An ``Element`` written in a builder, made when the builder ran, its content with it; or,
+/// when making it threw, an element whose content failed with what it threw and how to make it
+/// again. Builder plumbing; not API.
+///
+/// The failure travels in the element's own content, not beside it: one field more made the
+/// compiler copy and destroy each element through its generic value witnesses, slower than
+/// the allocation this type saves.
+public struct _MadeElement<Content: Component>: Component {
+    public typealias Body = Never
+    @usableFromInline let element: Element<Content>
+
+    @inlinable
+    init(_ element: Element<Content>) {
+        self.element = element
+    }
+
+    @inlinable
+    init(failed: _MadeFailure<Element<Content>>) {
+        self.element = Element(placeholderFor: failed)
+    }
+
+    @inlinable
+    public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        if let failure = component.element.content.failure {
+            try resolver.resolveMade(component.element, failed: _MadeFailure.of(failure))
+        } else {
+            try resolver.resolveMade(component.element, failed: nil)
+        }
+    }
+}
+
+/// What making a child of a builder threw, and how to make it again: kept by ``_MadeText`` and
+/// ``_MadeElement`` when making one failed. An `Error` only to travel in an element's content;
+/// it never leaves the render that made it. Builder plumbing; not API.
+public final class _MadeFailure<C: Component>: Error, @unchecked Sendable {
+    @usableFromInline let error: any Error
+    @usableFromInline let make: () throws -> C
+
+    @inlinable
+    init(_ error: any Error, make: @escaping () throws -> C) {
+        self.error = error
+        self.make = make
+    }
+
+    /// The failure an element made by the builder keeps in its content. Any other error there
+    /// (none is expected) is kept as it is, made again by nothing: it is thrown as the child's.
+    @usableFromInline @inline(never)
+    static func of(_ failure: any Error) -> _MadeFailure<C> {
+        if let made = failure as? _MadeFailure<C> { return made }
+        return _MadeFailure(failure, make: { throw failure })
     }
 }
 

@@ -71,6 +71,16 @@ public struct Element<Content: Component>: Component {
     }
 }
 
+extension Element {
+    /// An element that stands for one whose making threw `error`, never resolved: see `_Made`.
+    @inlinable
+    init(placeholderFor error: _MadeFailure<Self>) {
+        self.tag = ""
+        self.attributes = []
+        self.content = BuiltContent(failure: error)
+    }
+}
+
 extension Element where Content == EmptyComponent {
     /// Creates an element without children, such as `img` or `br`.
     /// - Parameters:

@@ -189,6 +189,8 @@ extension _EnvironmentWriter: ContentModifier {
 protocol BuilderPlumbing {}
 
 extension _Deferred: BuilderPlumbing {}
+extension _MadeText: BuilderPlumbing {}
+extension _MadeElement: BuilderPlumbing {}
 extension _Pair: BuilderPlumbing {}
 extension _Either: BuilderPlumbing {}
 extension _Array: BuilderPlumbing {}

@@ -195,6 +195,25 @@ public final class _Resolver {
         }
     }
 
+    /// Resolves a ``Text`` or ``Element`` the builder made already, one position deeper, like
+    /// `evaluate(_:)`: what making it threw (`failed`) is handled as `evaluate` handles it, with
+    /// the closure that makes it again. Its content's own failure was taken out when it was
+    /// made (see `ComponentBuilder`), so resolving it throws no `BuildFailure`.
+    @inlinable
+    func resolveMade<C: Component>(_ made: C, failed: _MadeFailure<C>?) throws {
+        if positions.push() & 3 == 0, stackIsLow() {
+            positions.pop()
+            try continueOnLargerStack { try $0.resolveMade(made, failed: failed) }
+            return
+        }
+        defer { positions.pop() }
+        if let failed {
+            try childFailed(failed.error, making: failed.make)
+            return
+        }
+        try C._resolve(made, in: self)
+    }
+
     @inlinable
     func resolveComposite<C: Component>(_ component: C) throws {
         if context.depth & 3 == 0, stackIsLow() {

@@ -14,7 +14,9 @@
 ///   terminal.
 enum PlainRenderer {
     static func render(_ tree: RenderTree) -> ByteBuffer {
-        var writer = PlainWriter(capacity: tree.bytes.count + tree.entries.count / 2 + 64)
+        // The text, and room for a line end and a list marker (`- `) for every two entries (an
+        // item and its text): a list then fills its buffer without growing it.
+        var writer = PlainWriter(capacity: tree.bytes.count + tree.entries.count * 2 + 64)
         write(tree, isMarkup: false, to: &writer)
         return writer.output
     }
@@ -32,68 +34,108 @@ enum PlainRenderer {
     /// classified once per tree, not looked up per element.
     static func write(_ tree: RenderTree, isMarkup: Bool, to writer: inout PlainWriter) {
         let traits = tree.names.names.map { TagTraits(tag: $0) }
-        var open: [Closing] = []
+        // The open elements that close something, innermost last: a list of one entry per
+        // nesting level, in storage of its own (an array checked uniqueness and capacity on
+        // every element opened).
+        var open = ClosingStack()
         // How many open elements of markup keep their whitespace (`pre`, `textarea`).
         var keeping = 0
         tree.bytes.withUnsafeBufferPointer { bytes in
             tree.entries.withUnsafeBufferPointer { entries in
-                var index = 0
-                while index < entries.count {
-                    while let top = open.last, top.end <= index {
-                        open.removeLast()
-                        if top.isListItem { writer.closeListItem() }
-                        if top.keepsWhitespace { keeping -= 1 }
-                        writer.requestBreak(top.breakLevel)
+                traits.withUnsafeBufferPointer { traits in
+                    var index = 0
+                    while index < entries.count {
+                        while open.count > 0, open.topEnd <= index {
+                            let top = open.pop()
+                            if top.isListItem { writer.closeListItem() }
+                            if top.keepsWhitespace { keeping -= 1 }
+                            writer.requestBreak(top.breakLevel)
+                        }
+                        let entry = entries[index]
+                        switch entry.kind {
+                        case .text:
+                            let text = UnsafeBufferPointer(
+                                start: bytes.baseAddress.map { $0 + Int(entry.a) }, count: Int(entry.b))
+                            if isMarkup && keeping == 0 {
+                                writer.writeHTMLText(text)
+                            } else {
+                                writer.writeText(text)
+                            }
+                        case .rawHTML:
+                            // Markup in markup cannot happen: HTMLTextReader makes only elements and text.
+                            write(HTMLTextReader.read(tree.string(of: entry)), isMarkup: true, to: &writer)
+                        case .element:
+                            let tag = traits[Int(entry.a)]
+                            if tag.contains(.hidden) {
+                                index = Int(entry.end)
+                                continue
+                            }
+                            if tag.contains(.lineBreak) {
+                                writer.lineBreak()
+                                index = Int(entry.end)  // its children, if any, show nothing
+                                continue
+                            }
+                            let keeps = isMarkup && tag.contains(.keepsWhitespace)
+                            if tag.contains(.block) {
+                                let level =
+                                    isLoose(
+                                        entries, at: index, traits: traits, tag: tag, indentation: writer.indentation)
+                                    ? 2 : 1
+                                writer.requestBreak(level)
+                                if tag.contains(.listItem) { writer.openListItem() }
+                                open.push(
+                                    Closing(
+                                        end: Int(entry.end), breakLevel: level, isListItem: tag.contains(.listItem),
+                                        keepsWhitespace: keeps))
+                            } else if keeps {
+                                open.push(
+                                    Closing(
+                                        end: Int(entry.end), breakLevel: 0, isListItem: false, keepsWhitespace: true))
+                            }
+                            if keeps { keeping += 1 }
+                        case .fragment, .component, .suspense, .errorBoundary:
+                            break
+                        }
+                        index += 1
                     }
-                    let entry = entries[index]
-                    switch entry.kind {
-                    case .text:
-                        let text = UnsafeBufferPointer(rebasing: bytes[Int(entry.a)..<Int(entry.a) + Int(entry.b)])
-                        if isMarkup && keeping == 0 {
-                            writer.writeHTMLText(text)
-                        } else {
-                            writer.writeText(text)
-                        }
-                    case .rawHTML:
-                        // Markup in markup cannot happen: HTMLTextReader makes only elements and text.
-                        write(HTMLTextReader.read(tree.string(of: entry)), isMarkup: true, to: &writer)
-                    case .element:
-                        let tag = traits[Int(entry.a)]
-                        if tag.contains(.hidden) {
-                            index = Int(entry.end)
-                            continue
-                        }
-                        if tag.contains(.lineBreak) {
-                            writer.lineBreak()
-                            index = Int(entry.end)  // its children, if any, show nothing
-                            continue
-                        }
-                        let keeps = isMarkup && tag.contains(.keepsWhitespace)
-                        if tag.contains(.block) {
-                            let level =
-                                isLoose(entries, at: index, traits: traits, tag: tag, indentation: writer.indentation)
-                                ? 2 : 1
-                            writer.requestBreak(level)
-                            if tag.contains(.listItem) { writer.openListItem() }
-                            open.append(
-                                Closing(
-                                    end: Int(entry.end), breakLevel: level, isListItem: tag.contains(.listItem),
-                                    keepsWhitespace: keeps))
-                        } else if keeps {
-                            open.append(
-                                Closing(end: Int(entry.end), breakLevel: 0, isListItem: false, keepsWhitespace: true))
-                        }
-                        if keeps { keeping += 1 }
-                    case .fragment, .component, .suspense, .errorBoundary:
-                        break
-                    }
-                    index += 1
                 }
             }
         }
-        while let top = open.popLast() {
+        while open.count > 0 {
+            let top = open.pop()
             if top.isListItem { writer.closeListItem() }
             writer.requestBreak(top.breakLevel)
+        }
+    }
+
+    /// The open elements of `write`, innermost last, in storage of their own.
+    private struct ClosingStack: ~Copyable {
+        private var items = UnsafeMutablePointer<Closing>.allocate(capacity: 16)
+        private var capacity = 16
+        private(set) var count = 0
+
+        deinit {
+            items.deallocate()
+        }
+
+        /// Where the innermost open element ends; only while `count > 0`.
+        var topEnd: Int { items[count - 1].end }
+
+        mutating func push(_ closing: Closing) {
+            if count == capacity {
+                let larger = UnsafeMutablePointer<Closing>.allocate(capacity: capacity * 2)
+                larger.moveInitialize(from: items, count: count)
+                items.deallocate()
+                items = larger
+                capacity *= 2
+            }
+            (items + count).initialize(to: closing)
+            count += 1
+        }
+
+        mutating func pop() -> Closing {
+            count -= 1
+            return (items + count).move()
         }
     }
 
@@ -103,7 +145,7 @@ enum PlainRenderer {
     private static func isLoose(
         _ entries: UnsafeBufferPointer<RenderTree.Entry>,
         at index: Int,
-        traits: [TagTraits],
+        traits: UnsafeBufferPointer<TagTraits>,
         tag: TagTraits,
         indentation: Int
     ) -> Bool {

@@ -203,7 +203,7 @@ public final class _Resolver {
     func resolveMade<C: Component>(_ made: C, failed: _MadeFailure<C>?) throws {
         if positions.push() & 3 == 0, stackIsLow() {
             positions.pop()
-            try continueOnLargerStack { try $0.resolveMade(made, failed: failed) }
+            try resolveMadeOnLargerStack(made, failed: failed)
             return
         }
         defer { positions.pop() }
@@ -212,6 +212,13 @@ public final class _Resolver {
             return
         }
         try C._resolve(made, in: self)
+    }
+
+    /// `resolveMade` where the stack has room; out of line, so that the closure capturing the
+    /// child is formed only here (formed in `resolveMade`, it copied every child it resolved).
+    @inlinable @inline(never)
+    func resolveMadeOnLargerStack<C: Component>(_ made: C, failed: _MadeFailure<C>?) throws {
+        try continueOnLargerStack { try $0.resolveMade(made, failed: failed) }
     }
 
     @inlinable

@@ -34,10 +34,8 @@ enum PlainRenderer {
     /// classified once per tree, not looked up per element.
     static func write(_ tree: RenderTree, isMarkup: Bool, to writer: inout PlainWriter) {
         let traits = tree.names.names.map { TagTraits(tag: $0) }
-        // The open elements that close something, innermost last: a list of one entry per
-        // nesting level, in storage of its own (an array checked uniqueness and capacity on
-        // every element opened).
-        var open = ClosingStack()
+        // The open elements that close something, innermost last.
+        var open = PointerStack<Closing>(capacity: 16)
         // How many open elements of markup keep their whitespace (`pre`, `textarea`).
         var keeping = 0
         tree.bytes.withUnsafeBufferPointer { bytes in
@@ -45,7 +43,7 @@ enum PlainRenderer {
                 traits.withUnsafeBufferPointer { traits in
                     var index = 0
                     while index < entries.count {
-                        while open.count > 0, open.topEnd <= index {
+                        while open.count > 0, open.top.end <= index {
                             let top = open.pop()
                             if top.isListItem { writer.closeListItem() }
                             if top.keepsWhitespace { keeping -= 1 }
@@ -105,37 +103,6 @@ enum PlainRenderer {
             let top = open.pop()
             if top.isListItem { writer.closeListItem() }
             writer.requestBreak(top.breakLevel)
-        }
-    }
-
-    /// The open elements of `write`, innermost last, in storage of their own.
-    private struct ClosingStack: ~Copyable {
-        private var items = UnsafeMutablePointer<Closing>.allocate(capacity: 16)
-        private var capacity = 16
-        private(set) var count = 0
-
-        deinit {
-            items.deallocate()
-        }
-
-        /// Where the innermost open element ends; only while `count > 0`.
-        var topEnd: Int { items[count - 1].end }
-
-        mutating func push(_ closing: Closing) {
-            if count == capacity {
-                let larger = UnsafeMutablePointer<Closing>.allocate(capacity: capacity * 2)
-                larger.moveInitialize(from: items, count: count)
-                items.deallocate()
-                items = larger
-                capacity *= 2
-            }
-            (items + count).initialize(to: closing)
-            count += 1
-        }
-
-        mutating func pop() -> Closing {
-            count -= 1
-            return (items + count).move()
         }
     }
 

@@ -112,23 +112,23 @@ struct RenderTree {
                 }
                 // Each frame: the next arena child to visit, and the entry to close after the
                 // last one (-1 for a transparent fragment).
-                var stack = FrameStack()
+                var stack = PointerStack<Frame>()
                 let single = arena[Int(root)].kind != .fragment
                 if single {
                     // A subtree: visit `root` alone, not its siblings.
-                    stack.push(next: root, entry: -1)
+                    stack.push(Frame(next: root, entry: -1))
                 } else {
-                    stack.push(next: arena[Int(root)].first, entry: open(.fragment, 0, 0))
+                    stack.push(Frame(next: arena[Int(root)].first, entry: open(.fragment, 0, 0)))
                 }
                 while !stack.isEmpty {
-                    let id = stack.topNext
+                    let id = stack.top.next
                     if id < 0 {
-                        let entry = stack.pop()
+                        let entry = stack.pop().entry
                         if entry >= 0 { out[entry].end = Int32(truncatingIfNeeded: count) }
                         continue
                     }
                     let record = arena[Int(id)]
-                    stack.topNext = single && stack.count == 1 ? -1 : record.next
+                    stack.top.next = single && stack.count == 1 ? -1 : record.next
                     switch record.kind {
                     case .text, .rawHTML:
                         out.initializeElement(
@@ -138,11 +138,11 @@ struct RenderTree {
                                 kind: record.kind == .text ? .text : .rawHTML))
                         count += 1
                     case .element:
-                        stack.push(next: record.first, entry: open(.element, record.a, record.b))
+                        stack.push(Frame(next: record.first, entry: open(.element, record.a, record.b)))
                     case .component:
-                        stack.push(next: record.first, entry: open(.component, record.a, 0))
+                        stack.push(Frame(next: record.first, entry: open(.component, record.a, 0)))
                     case .fragment:
-                        stack.push(next: record.first, entry: -1)
+                        stack.push(Frame(next: record.first, entry: -1))
                     case .suspense:
                         let suspense = records.suspenses[Int(record.a)]
                         let state: SuspenseState
@@ -157,7 +157,7 @@ struct RenderTree {
                         suspenseStates.append(state)
                         suspenseIDs.append(suspense.id)
                         let entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
-                        stack.push(next: arena[Int(shown)].first, entry: entry)
+                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry))
                     case .errorBoundary:
                         let boundary = records.errorBoundaries[Int(record.a)]
                         let state: ErrorBoundaryState
@@ -176,7 +176,7 @@ struct RenderTree {
                         errorBoundaryStates.append(state)
                         errorBoundaryIDs.append(boundary.id)
                         let entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
-                        stack.push(next: arena[Int(shown)].first, entry: entry)
+                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry))
                     }
                 }
                 initialized = count
@@ -188,46 +188,11 @@ struct RenderTree {
         self.errorBoundaryIDs = errorBoundaryIDs
     }
 
-    /// The open nodes of the walk in `init(_:records:root:)`, in storage of its own: for each,
-    /// the next arena child to visit and the entry to close after the last one.
-    private struct FrameStack: ~Copyable {
-        private struct Frame {
-            var next: NodeArena.ID
-            var entry: Int
-        }
-        private var frames = UnsafeMutablePointer<Frame>.allocate(capacity: 64)
-        private var capacity = 64
-        private(set) var count = 0
-
-        deinit {
-            frames.deallocate()
-        }
-
-        var isEmpty: Bool { count == 0 }
-
-        /// The next child to visit in the innermost open node.
-        var topNext: NodeArena.ID {
-            get { frames[count - 1].next }
-            set { frames[count - 1].next = newValue }
-        }
-
-        mutating func push(next child: NodeArena.ID, entry index: Int) {
-            if count == capacity {
-                let larger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
-                larger.moveInitialize(from: frames, count: count)
-                frames.deallocate()
-                frames = larger
-                capacity *= 2
-            }
-            (frames + count).initialize(to: Frame(next: child, entry: index))
-            count += 1
-        }
-
-        /// Removes the innermost node; returns its entry.
-        mutating func pop() -> Int {
-            count -= 1
-            return frames[count].entry
-        }
+    /// An open node of the walk in `init(_:records:root:)`: the next arena child to visit, and
+    /// the entry to close after the last one (-1 for a transparent fragment).
+    private struct Frame {
+        var next: NodeArena.ID
+        var entry: Int
     }
 
     /// The tree of a ``Node``. A fragment below the root (possible in a tree built by hand) keeps

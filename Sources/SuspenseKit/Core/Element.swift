@@ -72,7 +72,7 @@ public struct Element<Content: Component>: Component {
 }
 
 extension Element {
-    /// An element that stands for one whose making threw `error`, never resolved: see `_Made`.
+    /// An element that stands for one whose making threw `error`, never resolved: see `_MadeElement`.
     @inlinable
     init(placeholderFor error: _MadeFailure<Self>) {
         self.tag = ""

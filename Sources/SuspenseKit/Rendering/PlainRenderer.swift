@@ -43,7 +43,7 @@ enum PlainRenderer {
                 traits.withUnsafeBufferPointer { traits in
                     var index = 0
                     while index < entries.count {
-                        while open.count > 0, open.top.end <= index {
+                        while !open.isEmpty, open.top.end <= index {
                             let top = open.pop()
                             if top.isListItem { writer.closeListItem() }
                             if top.keepsWhitespace { keeping -= 1 }
@@ -99,7 +99,7 @@ enum PlainRenderer {
                 }
             }
         }
-        while open.count > 0 {
+        while !open.isEmpty {
             let top = open.pop()
             if top.isListItem { writer.closeListItem() }
             writer.requestBreak(top.breakLevel)

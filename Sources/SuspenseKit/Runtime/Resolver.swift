@@ -148,11 +148,11 @@ public final class _Resolver {
             // guard's reserve holds a few levels between two measurements.
             if positions.push() & 3 == 0, stackIsLow() {
                 positions.pop()
-                try continueOnLargerStack { try $0.evaluate(make, newLevel: newLevel) }
+                try continueOnLargerStack(with: make) { try $0.evaluate($1, newLevel: true) }
                 return
             }
         } else if stackIsLow() {
-            try continueOnLargerStack { try $0.evaluate(make, newLevel: newLevel) }
+            try continueOnLargerStack(with: make) { try $0.evaluate($1, newLevel: false) }
             return
         }
         defer { if newLevel { positions.pop() } }
@@ -177,7 +177,7 @@ public final class _Resolver {
     func evaluate<Input, C: Component>(_ input: Input, with make: @escaping (Input) throws -> C) throws {
         if positions.push() & 3 == 0, stackIsLow() {
             positions.pop()
-            try continueOnLargerStack { try $0.evaluate(input, with: make) }
+            try continueOnLargerStack(with: (input, make)) { try $0.evaluate($1.0, with: $1.1) }
             return
         }
         defer { positions.pop() }
@@ -203,7 +203,7 @@ public final class _Resolver {
     func resolveMade<C: Component>(_ made: C, failed: _MadeFailure<C>?) throws {
         if positions.push() & 3 == 0, stackIsLow() {
             positions.pop()
-            try resolveMadeOnLargerStack(made, failed: failed)
+            try continueOnLargerStack(with: (made, failed)) { try $0.resolveMade($1.0, failed: $1.1) }
             return
         }
         defer { positions.pop() }
@@ -214,17 +214,10 @@ public final class _Resolver {
         try C._resolve(made, in: self)
     }
 
-    /// `resolveMade` where the stack has room; out of line, so that the closure capturing the
-    /// child is formed only here (formed in `resolveMade`, it copied every child it resolved).
-    @inlinable @inline(never)
-    func resolveMadeOnLargerStack<C: Component>(_ made: C, failed: _MadeFailure<C>?) throws {
-        try continueOnLargerStack { try $0.resolveMade(made, failed: failed) }
-    }
-
     @inlinable
     func resolveComposite<C: Component>(_ component: C) throws {
         if context.depth & 3 == 0, stackIsLow() {
-            try continueOnLargerStack { try $0.resolveComposite(component) }
+            try continueOnLargerStack(with: component) { try $0.resolveComposite($1) }
             return
         }
         let name = name(of: C.self)
@@ -349,6 +342,16 @@ public final class _Resolver {
     @usableFromInline
     func stackIsLow() -> Bool {
         stack.isLow
+    }
+
+    /// `continueOnLargerStack(_:)` for the evaluation of `value`, passed to `body` rather than
+    /// captured: a closure capturing the component at the call site made every evaluation copy
+    /// the component to the stack on entry, though it is needed only on this rare path (a
+    /// 56-byte element per `<li>` of a static list). Out of line, so that `value` is copied only
+    /// when the subtree moves.
+    @inlinable @inline(never)
+    func continueOnLargerStack<Value>(with value: Value, _ body: (_Resolver, Value) throws -> Void) throws {
+        try continueOnLargerStack { try body($0, value) }
     }
 
     /// Runs `body`, the rest of the current subtree, where the stack has room: on a thread with a

@@ -15,6 +15,14 @@ int suspensekit_stack_bounds(uintptr_t *low, uintptr_t *high) {
     *low = top - size;
     return 0;
 #elif defined(__linux__)
+    // A thread's stack never moves, and asking glibc costs a system call (and, on the main
+    // thread, a read of /proc/self/maps): the answer is kept per thread.
+    static __thread uintptr_t known_low = 0, known_high = 0;
+    if (known_high != 0) {
+        *low = known_low;
+        *high = known_high;
+        return 0;
+    }
     pthread_attr_t attributes;
     if (pthread_getattr_np(pthread_self(), &attributes) != 0) return -1;
     void *address = 0;
@@ -22,8 +30,10 @@ int suspensekit_stack_bounds(uintptr_t *low, uintptr_t *high) {
     int result = pthread_attr_getstack(&attributes, &address, &size);
     pthread_attr_destroy(&attributes);
     if (result != 0 || address == 0) return -1;
-    *low = (uintptr_t)address;
-    *high = (uintptr_t)address + size;
+    known_low = (uintptr_t)address;
+    known_high = (uintptr_t)address + size;
+    *low = known_low;
+    *high = known_high;
     return 0;
 #else
     (void)low;

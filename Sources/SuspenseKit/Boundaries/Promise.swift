@@ -33,10 +33,34 @@ protocol AnyPromise: Error {
     var valueType: any Any.Type { get }
     var valueTypeName: String { get }
     func run() async throws -> any Sendable
+    /// `error` as a promise of this very type: a cast to a concrete type, without the search
+    /// for a conformance that a cast to `any AnyPromise` makes.
+    static func exactly(_ error: any Error) -> (any AnyPromise)?
 }
 
 extension Promise: AnyPromise {
     var valueType: any Any.Type { Value.self }
     var valueTypeName: String { "Promise<\(Value.self)>" }
     func run() async throws -> any Sendable { try await query() }
+    static func exactly(_ error: any Error) -> (any AnyPromise)? { error as? Promise<Value> }
+}
+
+/// The promise types a render met, by the identity of their type: a thrown promise is known by
+/// its dynamic type and cast to that concrete type, so the suspending path makes no existential
+/// cast (a cast to `any AnyPromise` searches the runtime's conformance cache on every throw).
+struct PromiseTypes {
+    private var known: [(id: ObjectIdentifier, type: any AnyPromise.Type)] = []
+    /// A render rarely throws more than a few promise types; past this many the rest are cast.
+    private static let limit = 8
+
+    /// `error` as a promise, or nil for any other error.
+    mutating func promise(in error: any Error) -> (any AnyPromise)? {
+        let id = ObjectIdentifier(type(of: error))
+        for entry in known where entry.id == id {
+            return entry.type.exactly(error)
+        }
+        guard let promise = error as? any AnyPromise else { return nil }
+        if known.count < Self.limit { known.append((id, type(of: promise))) }
+        return promise
+    }
 }

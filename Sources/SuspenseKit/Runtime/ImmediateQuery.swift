@@ -179,7 +179,7 @@ extension QueryCache {
                 // Still running: from now on its result reaches the starter's mailbox too.
                 running.task = task
                 running.starting = false
-                running.mailboxes[ObjectIdentifier(mailbox)] = mailbox
+                running.mailboxes.insert(mailbox)
                 return true
             }
             if isRunning == true { return .running }

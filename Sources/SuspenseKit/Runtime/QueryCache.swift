@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where query results live: one per render by default, or shared between renders when the
 /// caller passes one to ``render(_:as:cache:options:isolation:)``.
 ///
@@ -161,6 +163,9 @@ public final class QueryCache: Sendable {
     }
 
     let state: Locked<State>
+    /// Set once the cache is given a stub or a key left pending for good, never cleared: a
+    /// suspending component of a cache without either takes no lock to learn it has none.
+    private let mayHoldStubs = Atomic<Bool>(false)
     /// What becomes of failures.
     let failureRetention: FailureRetention
     /// The cache's clock, when results expire.
@@ -223,6 +228,7 @@ public final class QueryCache: Sendable {
     /// keeps showing its fallback when the render ends.
     @available(*, deprecated, message: "use stub(key, with: .pending), which also matches a keyless promise's label")
     public func suspendForever(_ key: String) {
+        mayHoldStubs.store(true, ordering: .releasing)
         state.withLock { $0.store(.pendingForever, for: key, now: nil) }
     }
 
@@ -236,24 +242,28 @@ public final class QueryCache: Sendable {
     ///   - key: The query's key, or the label of a keyless promise.
     ///   - outcome: A value, a failure, or `.pending` to leave the query unfinished.
     public func stub(_ key: String, with outcome: QueryOutcome) {
+        mayHoldStubs.store(true, ordering: .releasing)
         state.withLock { $0.stubs[key] = outcome }
     }
 
     /// The stubbed outcome for a query key or keyless-promise label, if a test gave one.
     func stubbedOutcome(for key: String) -> QueryOutcome? {
-        state.withLock { state in
+        guard mayHoldStubs.load(ordering: .acquiring) else { return nil }
+        return state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(key) }
             return state.stubs[key]
         }
     }
 
-    /// What is stored under `key` and the outcome a test stubbed for it (by key or label), in
-    /// one acquisition of the lock.
-    func entryAndStub(for key: String, stubLabel: String) -> (Entry?, QueryOutcome?) {
+    /// Whether `key` is left pending for good, and the outcome a test stubbed for it (by key or
+    /// label): in one acquisition of the lock, and none for a cache that never had either.
+    func pendingForeverAndStub(for key: String, stubLabel: String) -> (Bool, QueryOutcome?) {
+        guard mayHoldStubs.load(ordering: .acquiring) else { return (false, nil) }
         let now = now()
         return state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(stubLabel) }
-            return (state.entry(key, now: now), state.stubs[stubLabel])
+            let isPendingForever = if case .pendingForever? = state.entry(key, now: now) { true } else { false }
+            return (isPendingForever, state.stubs[stubLabel])
         }
     }
 

@@ -9,7 +9,7 @@ struct InFlightQuery {
     var task: Task<Void, Never>?
     /// The renders its result is delivered to. Not the render starting it on the immediate path
     /// while the start has not returned: that one takes the result itself (see `starting`).
-    var mailboxes: [ObjectIdentifier: QueryMailbox]
+    var mailboxes: Subscribers
     /// Set while a render starts the run on its own thread (`QueryCache.read`), until the start
     /// returns: a result that arrives before then is not delivered to it; the starter uses it at
     /// once if the query finished on the starter's own thread without suspending (see
@@ -19,15 +19,59 @@ struct InFlightQuery {
     /// A run started by the runner for the render behind `mailbox`.
     init(run: UInt64, mailbox: QueryMailbox) {
         self.run = run
-        self.mailboxes = [ObjectIdentifier(mailbox): mailbox]
+        self.mailboxes = Subscribers(mailbox)
         self.starting = false
     }
 
     /// A run being started at once by a render (the immediate path): no table of mailboxes yet.
     init(startingRun run: UInt64) {
         self.run = run
-        self.mailboxes = [:]
+        self.mailboxes = Subscribers()
         self.starting = true
+    }
+}
+
+/// The renders a run's result goes to: nearly always one, kept inline (a table of one cost an
+/// allocation per query); more in a table.
+struct Subscribers {
+    private var first: QueryMailbox?
+    private var others: [ObjectIdentifier: QueryMailbox] = [:]
+
+    /// No render.
+    init() {}
+
+    /// One render.
+    init(_ mailbox: QueryMailbox) {
+        first = mailbox
+    }
+
+    var isEmpty: Bool { first == nil && others.isEmpty }
+    var count: Int { (first == nil ? 0 : 1) + others.count }
+
+    func contains(_ mailbox: QueryMailbox) -> Bool {
+        first === mailbox || (!others.isEmpty && others[ObjectIdentifier(mailbox)] != nil)
+    }
+
+    mutating func insert(_ mailbox: QueryMailbox) {
+        if contains(mailbox) { return }
+        if first == nil {
+            first = mailbox
+        } else {
+            others[ObjectIdentifier(mailbox)] = mailbox
+        }
+    }
+
+    mutating func remove(_ mailbox: QueryMailbox) {
+        if first === mailbox {
+            first = others.popFirst()?.value
+        } else if !others.isEmpty {
+            others[ObjectIdentifier(mailbox)] = nil
+        }
+    }
+
+    func forEach(_ body: (QueryMailbox) -> Void) {
+        if let first { body(first) }
+        for mailbox in others.values { body(mailbox) }
     }
 }
 
@@ -84,8 +128,8 @@ extension QueryCache {
                     }
                 }
                 // Started by this render on the immediate path: it waits on its own run.
-                let isOwn = running.mailboxes[ObjectIdentifier(mailbox)] != nil
-                running.mailboxes[ObjectIdentifier(mailbox)] = mailbox
+                let isOwn = running.mailboxes.contains(mailbox)
+                running.mailboxes.insert(mailbox)
                 state.table[position: probe.position!] = .running(running)
                 return isOwn ? .started : .joined
             case .stored(.pendingForever)?:
@@ -127,7 +171,7 @@ extension QueryCache {
         let now = now()
         let entry = Entry(result)
         var stored = false
-        let mailboxes: [QueryMailbox]? = state.withLock { state in
+        let mailboxes: Subscribers? = state.withLock { state in
             // One lookup: the run's cell becomes its result.
             let probe = state.table.probe(key, hash: hash)
             guard let position = probe.position, case .running(let running) = state.table[position: position],
@@ -138,11 +182,9 @@ extension QueryCache {
             if !state.storedWhileRunning.isEmpty { state.storedWhileRunning[key] = nil }
             if let now { state.storedAt[key] = now }
             stored = true
-            return running.mailboxes.isEmpty ? nil : Array(running.mailboxes.values)
+            return running.mailboxes
         }
-        for mailbox in mailboxes ?? [] {
-            mailbox.post(.key(key), result)
-        }
+        mailboxes?.forEach { $0.post(.key(key), result) }
         return stored
     }
 
@@ -153,7 +195,7 @@ extension QueryCache {
         let task: Task<Void, Never>? = state.withLock { state in
             var task: Task<Void, Never>?
             let isLast = state.updateRunning(key) { running in
-                running.mailboxes[ObjectIdentifier(mailbox)] = nil
+                running.mailboxes.remove(mailbox)
                 task = running.task
                 // A run whose start has not returned is still wanted by its starter.
                 return running.mailboxes.isEmpty && !running.starting

@@ -6,7 +6,7 @@ extension _Resolver {
     @usableFromInline
     func childFailed(_ error: any Error, type: any Any.Type, rerun: @escaping (_Resolver) throws -> Void) throws {
         let named = naming.name(of: type)
-        if let promise = error as? any AnyPromise {
+        if let promise = promiseTypes.promise(in: error) {
             try suspend(promise, component: named.name, pathAddsComponent: named.isShownInPaths, thunk: rerun)
             return
         }
@@ -17,7 +17,7 @@ extension _Resolver {
     /// evaluates again; any other error goes up, located at the component.
     @usableFromInline
     func bodyFailed(_ error: any Error, component name: String, rerun: @escaping (_Resolver) throws -> Void) throws {
-        if let promise = error as? any AnyPromise {
+        if let promise = promiseTypes.promise(in: error) {
             try suspend(promise, component: name, pathAddsComponent: false, thunk: rerun)
             return
         }
@@ -58,11 +58,11 @@ extension _Resolver {
     /// Adds a pending slot to its scope and its Suspense, which shows its fallback again if it
     /// had resolved (content of a resolved Suspense suspended again). The slot's node is linked
     /// into the tree by the caller.
-    func addSlot(_ slot: SlotRecord) -> SlotIndex {
+    func addSlot(_ slot: consuming SlotRecord) -> SlotIndex {
         let index = records.slots.count
+        let (scope, owner) = (slot.context.scope, slot.context.suspense)
         records.slots.append(slot)
-        records.scopes[slot.context.scope].slots.append(index)
-        let owner = slot.context.suspense
+        records.scopes[scope].slots.append(index)
         records.suspenses[owner].pendingCount += 1
         records.suspenses[owner].slots.append(index)
         if records.suspenses[owner].isResolved {
@@ -110,13 +110,13 @@ extension _Resolver {
     private func wait(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise) {
         records.slots[slot].query = query
         // A key left pending for good, or stubbed as pending, never starts a query.
-        let entry: QueryCache.Entry?
+        let isPendingForever: Bool
         let stub: QueryOutcome?
         switch query {
-        case .key(let key): (entry, stub) = cache.entryAndStub(for: key, stubLabel: key)
-        case .anonymous: (entry, stub) = (nil, cache.stubbedOutcome(for: promise.valueTypeName))
+        case .key(let key): (isPendingForever, stub) = cache.pendingForeverAndStub(for: key, stubLabel: key)
+        case .anonymous: (isPendingForever, stub) = (false, cache.stubbedOutcome(for: promise.valueTypeName))
         }
-        if case .pendingForever? = entry { return }
+        if isPendingForever { return }
         if case .pending? = stub { return }
         records.slots[slot].waitsInFlight = true
         waits.add(slot, on: query, promise: promise, stub: stub)
@@ -222,14 +222,15 @@ extension _Resolver {
     }
 
     private func rerun(_ slot: SlotIndex) {
-        let record = records.slots[slot]
-        guard let thunk = record.thunk else { return }
+        // The record's fields are read where they are needed: a copy of the whole record (its
+        // context, path, names and closure) cost a dozen retains per slot.
+        guard let thunk = records.slots[slot].thunk else { return }
         let savedMark = failureMark
         failureMark = scope.mailbox.failureCount
         defer { failureMark = savedMark }
         let saved = context
-        replaceContext(with: record.context)
-        positions.enterRegion(record.position, claimed: record.positionClaimed)
+        replaceContext(with: records.slots[slot].context)
+        positions.enterRegion(records.slots[slot].position, claimed: records.slots[slot].positionClaimed)
         defer {
             positions.pop()
             replaceContext(with: saved)
@@ -242,34 +243,42 @@ extension _Resolver {
                 throw failure.error
             }
             retire(slot)
-            if record.context.suspense == Self.root {
+            let suspense = records.slots[slot].context.suspense
+            if suspense == Self.root {
                 // Filled in a region already shown (an ErrorBoundary's fallback outside any Suspense).
-                noteChange(.region(record.context.region))
+                noteChange(.region(records.slots[slot].context.region))
             } else {
-                noteChange(.progressed(record.context.suspense))
+                noteChange(.progressed(suspense))
             }
-        } catch let promise as any AnyPromise {
-            records.slots[slot].resuspensions += 1
-            let attempts = records.slots[slot].resuspensions
-            do {
-                guard attempts <= options.maxResuspensions else {
-                    throw located(
-                        SuspenseError.stillSuspending(
-                            component: record.component, attempts: attempts,
-                            lastQuery: promise.key ?? promise.valueTypeName),
-                        at: record.errorPath)
-                }
-                let target = try deliveryTarget(
-                    of: promise, from: record.context.suspense, component: record.component,
-                    errorPath: { record.errorPath })
-                let (query, label) = identify(promise)
-                records.slots[slot].queryLabel = label
-                records.slots[slot].deliversTo = target
-                wait(slot, on: query, promise: promise)
-                if label != record.queryLabel { noteChange(.progressed(record.context.suspense)) }
-            } catch {
-                route(error, from: record.context.errorBoundary, path: record.errorPath)
+        } catch {
+            if let promise = promiseTypes.promise(in: error) {
+                suspendAgain(slot, on: promise)
+            } else {
+                route(error, from: records.slots[slot].context.errorBoundary, path: records.slots[slot].errorPath)
             }
+        }
+    }
+
+    /// A slot evaluated again threw a promise: it waits on that one, unless it suspended too often.
+    private func suspendAgain(_ slot: SlotIndex, on promise: any AnyPromise) {
+        records.slots[slot].resuspensions += 1
+        let record = records.slots[slot]
+        do {
+            guard record.resuspensions <= options.maxResuspensions else {
+                throw located(
+                    SuspenseError.stillSuspending(
+                        component: record.component, attempts: record.resuspensions,
+                        lastQuery: promise.key ?? promise.valueTypeName),
+                    at: record.errorPath)
+            }
+            let target = try deliveryTarget(
+                of: promise, from: record.context.suspense, component: record.component,
+                errorPath: { record.errorPath })
+            let (query, label) = identify(promise)
+            records.slots[slot].queryLabel = label
+            records.slots[slot].deliversTo = target
+            wait(slot, on: query, promise: promise)
+            if label != record.queryLabel { noteChange(.progressed(record.context.suspense)) }
         } catch {
             route(error, from: record.context.errorBoundary, path: record.errorPath)
         }

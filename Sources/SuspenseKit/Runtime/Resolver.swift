@@ -71,6 +71,8 @@ public final class _Resolver {
     /// Whether the shell was reported: changes are reported only after it.
     var shellSent = false
     var naming = TypeNaming()
+    /// Recognizes thrown promises without an existential cast.
+    @exclusivity(unchecked) var promiseTypes = PromiseTypes()
     /// The last tag whose name was checked, so that a list of one tag checks it once, whether
     /// it is void, and its index in the arena's names.
     @exclusivity(unchecked) private var lastCheckedTag: String?

@@ -1,0 +1,157 @@
+import CSuspenseKitStack
+import Foundation
+import Testing
+
+@testable import SuspenseKit
+
+// The parts of the suspending path made cheaper for benchmark 6: promises known by their type's
+// identity, a run's renders kept inline, stack bounds kept per thread.
+
+private struct NotAPromise: Error {}
+private struct Wrapper<T>: Error {}
+
+/// Reads `key` with a value of its own type; its query suspends, so it throws a `Promise<Value>`.
+private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
+    let key: String
+    let value: Value
+    init(key: String, value: Value, made: Counter) throws {
+        made.increment()
+        self.key = key
+        self.value = try resolveValue(key: key) {
+            await Task.yield()
+            return value
+        }
+    }
+    var body: some Component { Element("li") { Text("\(key)=\(value)") } }
+}
+
+@Suite struct SuspendingPathTests {
+    @Test func promisesOfEveryTypeAreKnownFirstAndAfterwards() throws {
+        var types = PromiseTypes()
+        let errors: [any Error] = [
+            Promise<Int>.pending(key: "a") { 1 },
+            Promise<String>.pending { "b" },
+            Promise<[Int]>.pending(key: "c") { [] },
+            Promise<Int>.pending(key: "d") { 2 },
+        ]
+        // Twice over: the first time by the cast, the second by the known type.
+        for round in 0..<2 {
+            for (index, error) in errors.enumerated() {
+                let found = types.promise(in: error)
+                let promise = try #require(found, "round \(round), error \(index)")
+                #expect(promise.key == ["a", nil, "c", "d"][index])
+                #expect(promise.valueTypeName == ["Promise<Int>", "Promise<String>", "Promise<Array<Int>>", "Promise<Int>"][index])
+            }
+        }
+        // Other errors are not promises, before and after promise types are known, whether or
+        // not they are generic.
+        let others = [types.promise(in: NotAPromise()), types.promise(in: Wrapper<Int>()), types.promise(in: TestFailure("x"))]
+        #expect(others.allSatisfy { $0 == nil })
+    }
+
+    @Test func moreTypesThanKeptAreStillKnownByTheCast() throws {
+        var types = PromiseTypes()
+        func check<Value: Sendable>(_ value: Value) throws {
+            let found = types.promise(in: Promise<Value>.pending(key: "\(value)") { value })
+            let promise = try #require(found)
+            #expect(promise.key == "\(value)")
+        }
+        for _ in 0..<2 {
+            try check(1)
+            try check("s")
+            try check(1.5)
+            try check(Int8(1))
+            try check(Int16(2))
+            try check(Int32(3))
+            try check(Int64(4))
+            try check(UInt8(5))
+            try check(UInt16(6))
+            try check(UInt32(7))
+            try check([1])
+        }
+        let other = types.promise(in: NotAPromise())
+        #expect(other == nil)
+    }
+
+    @Test func aRenderSuspendingOnManyPromiseTypesResolvesEachOne() async throws {
+        // Eleven value types in one render, more than the resolver keeps by identity, mixed with
+        // an error that is not a promise: each promise suspends its own component, the error
+        // reaches the boundary.
+        let made = Counter()
+        let page = Suspense {
+            Element("ul") {
+                try Reads(key: "int", value: 1, made: made)
+                try Reads(key: "string", value: "two", made: made)
+                try Reads(key: "double", value: 3.5, made: made)
+                try Reads(key: "int8", value: Int8(4), made: made)
+                try Reads(key: "int16", value: Int16(5), made: made)
+                try Reads(key: "int32", value: Int32(6), made: made)
+                try Reads(key: "int64", value: Int64(7), made: made)
+                try Reads(key: "uint8", value: UInt8(8), made: made)
+                try Reads(key: "uint16", value: UInt16(9), made: made)
+                try Reads(key: "uint32", value: UInt32(10), made: made)
+                try Reads(key: "array", value: [11], made: made)
+                ErrorBoundary {
+                    try Failing("plain", message: "not a promise")
+                } fallback: { error in
+                    Element("li") { Text("caught: \(error)") }
+                }
+            }
+        } fallback: {
+            Text("loading")
+        }
+        let output = try await render(page, as: .html)
+        #expect(
+            output == "<ul>" + [
+                "int=1", "string=two", "double=3.5", "int8=4", "int16=5", "int32=6", "int64=7", "uint8=8",
+                "uint16=9", "uint32=10", "array=[11]", "caught: not a promise",
+            ].map { "<li>\($0)</li>" }.joined() + "</ul>")
+        // Each one suspended (its query yields) and was made again.
+        #expect(made.value == 22)
+    }
+
+    @Test func aRunKeepsItsRendersInlineAndInATable() {
+        let (a, b, c) = (QueryMailbox(), QueryMailbox(), QueryMailbox())
+        var renders = Subscribers()
+        #expect(renders.isEmpty && renders.count == 0)
+        renders.insert(a)
+        renders.insert(a)
+        #expect(renders.count == 1 && renders.contains(a) && !renders.contains(b))
+        renders.insert(b)
+        renders.insert(c)
+        #expect(renders.count == 3 && renders.contains(b) && renders.contains(c))
+        // The first one leaves: another takes its place, none is lost.
+        renders.remove(a)
+        #expect(renders.count == 2 && !renders.contains(a) && renders.contains(b) && renders.contains(c))
+        var visited: [ObjectIdentifier] = []
+        renders.forEach { visited.append(ObjectIdentifier($0)) }
+        #expect(Set(visited) == [ObjectIdentifier(b), ObjectIdentifier(c)] && visited.count == 2)
+        renders.remove(a)
+        renders.remove(c)
+        renders.remove(b)
+        #expect(renders.isEmpty && renders.count == 0)
+        renders.insert(c)
+        #expect(renders.count == 1 && renders.contains(c))
+    }
+
+    @Test func stackBoundsAreEachThreadsOwn() throws {
+        let here = try #require(StackBounds.current())
+        let again = try #require(StackBounds.current())
+        #expect(here == again)
+        let frame = UInt(suspensekit_frame_address())
+        #expect(here.low < frame && frame <= here.high)
+        // A thread with a stack of its own gets its own bounds, kept apart from this thread's.
+        nonisolated(unsafe) var other: (low: UInt, high: UInt)?
+        nonisolated(unsafe) var otherFrame: UInt = 0
+        try LargeStackThread.run {
+            _ = StackBounds.current()
+            other = StackBounds.current()
+            otherFrame = UInt(suspensekit_frame_address())
+        }
+        let bounds = try #require(other)
+        #expect(bounds.low < otherFrame && otherFrame <= bounds.high)
+        #expect(bounds.high - bounds.low >= UInt(StackGuard.extensionStackSize))
+        #expect(bounds != here)
+        #expect(try #require(StackBounds.current()) == here)
+    }
+}

@@ -174,7 +174,7 @@ extension QueryCache {
     private func joinOwnRun(_ start: _QueryStart, task: Task<Void, Never>) {
         let (key, run, mailbox) = (start.key, start.run, start.mailbox)
         let outcome: StartOutcome = state.withLock { state in
-            let isRunning = state.updateRunning(key) { running in
+            let isRunning = state.updateRunning(key, hash: start.hash) { running in
                 guard running.run == run else { return false }
                 // Still running: from now on its result reaches the starter's mailbox too.
                 running.task = task

@@ -102,8 +102,10 @@ public final class QueryCache: Sendable {
         }
 
         /// Changes the run of `key` in flight, if there is one.
-        mutating func updateRunning<R>(_ key: String, _ change: (inout InFlightQuery) -> R) -> R? {
-            let probe = table.probe(key)
+        mutating func updateRunning<R>(
+            _ key: String, hash: Int? = nil, _ change: (inout InFlightQuery) -> R
+        ) -> R? {
+            let probe = hash.map { table.probe(key, hash: $0) } ?? table.probe(key)
             guard let position = probe.position, case .running(var run) = table[position: position] else { return nil }
             let result = change(&run)
             table[position: position] = .running(run)

@@ -239,21 +239,18 @@ final class QueryRunner {
         switch query.id {
         case .key(let key):
             // Already waited on by this render (its slots were discarded, then another asked).
-            if keys.contains(key) { return false }
+            guard keys.insert(key).inserted else { return false }
             // Started by this render's component at once: its result comes to the mailbox.
-            if mailbox.isAwaiting(key) {
-                keys.insert(key)
-                return false
-            }
+            if mailbox.isAwaiting(key) { return false }
             switch cache.join(key, mailbox: mailbox, promise: query.promise, stub: query.stub) {
             case .stored(let result):
+                // Nothing to wait on: the result goes to the mailbox at once.
+                keys.remove(key)
                 mailbox.post(query.id, result)
                 return false
             case .joined:
-                keys.insert(key)
                 return true
             case .started:
-                keys.insert(key)
                 return false
             }
         case .anonymous(let number):

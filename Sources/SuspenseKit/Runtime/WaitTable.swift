@@ -99,9 +99,10 @@ struct WaitTable {
     /// on. A query whose waiters were all discarded in the same pass is never started.
     mutating func takeDiscovered() -> [NewQuery] {
         defer { discovered = [] }
+        // One lookup per query, changed in place.
         return discovered.filter { new in
-            guard let waiters = table[new.id], !waiters.isStarted else { return false }
-            table[new.id]?.isStarted = true
+            guard let index = table.index(forKey: new.id), !table.values[index].isStarted else { return false }
+            table.values[index].isStarted = true
             return true
         }
     }

@@ -40,12 +40,16 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
                 let found = types.promise(in: error)
                 let promise = try #require(found, "round \(round), error \(index)")
                 #expect(promise.key == ["a", nil, "c", "d"][index])
-                #expect(promise.valueTypeName == ["Promise<Int>", "Promise<String>", "Promise<Array<Int>>", "Promise<Int>"][index])
+                #expect(
+                    promise.valueTypeName
+                        == ["Promise<Int>", "Promise<String>", "Promise<Array<Int>>", "Promise<Int>"][index])
             }
         }
         // Other errors are not promises, before and after promise types are known, whether or
         // not they are generic.
-        let others = [types.promise(in: NotAPromise()), types.promise(in: Wrapper<Int>()), types.promise(in: TestFailure("x"))]
+        let others = [
+            types.promise(in: NotAPromise()), types.promise(in: Wrapper<Int>()), types.promise(in: TestFailure("x")),
+        ]
         #expect(others.allSatisfy { $0 == nil })
     }
 
@@ -102,10 +106,11 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
         }
         let output = try await render(page, as: .html)
         #expect(
-            output == "<ul>" + [
-                "int=1", "string=two", "double=3.5", "int8=4", "int16=5", "int32=6", "int64=7", "uint8=8",
-                "uint16=9", "uint32=10", "array=[11]", "caught: not a promise",
-            ].map { "<li>\($0)</li>" }.joined() + "</ul>")
+            output == "<ul>"
+                + [
+                    "int=1", "string=two", "double=3.5", "int8=4", "int16=5", "int32=6", "int64=7", "uint8=8",
+                    "uint16=9", "uint32=10", "array=[11]", "caught: not a promise",
+                ].map { "<li>\($0)</li>" }.joined() + "</ul>")
         // Each one suspended (its query yields) and was made again.
         #expect(made.value == 22)
     }

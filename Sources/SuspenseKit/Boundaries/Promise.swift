@@ -57,7 +57,8 @@ struct PromiseTypes {
     mutating func promise(in error: any Error) -> (any AnyPromise)? {
         let id = ObjectIdentifier(type(of: error))
         for entry in known where entry.id == id {
-            return entry.type.exactly(error)
+            if let promise = entry.type.exactly(error) { return promise }
+            break  // never expected: the cast below decides
         }
         guard let promise = error as? any AnyPromise else { return nil }
         if known.count < Self.limit { known.append((id, type(of: promise))) }

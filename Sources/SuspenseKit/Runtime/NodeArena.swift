@@ -89,14 +89,21 @@ struct NodeArena {
     }
 
     /// Makes `child`, a node that is nobody's child yet, the last child of `parent`.
+    @inline(__always)
     mutating func link(_ child: ID, to parent: ID) {
-        let last = records[Int(parent)].last
-        if last < 0 {
-            records[Int(parent)].first = child
-        } else {
-            records[Int(last)].next = child
+        // Through the buffer: one uniqueness check for the three writes, where each subscript
+        // of the array checked it and the bounds again (two links per list item).
+        records.withUnsafeMutableBufferPointer { records in
+            // Ids come from this arena; the parent is checked, its last child was linked here.
+            precondition(Int(parent) < records.count && Int(child) < records.count, "a node id out of the arena")
+            let last = records[Int(parent)].last
+            if last < 0 {
+                records[Int(parent)].first = child
+            } else {
+                records[Int(last)].next = child
+            }
+            records[Int(parent)].last = child
         }
-        records[Int(parent)].last = child
     }
 
     /// Cuts every child out of the tree (they stay in the array, unreachable).

@@ -36,6 +36,17 @@ final class QueryMailbox: Sendable {
         }
     }
 
+    /// Makes room for `count` keys started at once, so that the set does not rehash as it grows.
+    func reserveAwaiting(_ count: Int) {
+        guard count > 0 else { return }
+        state.withLock { $0.awaiting.reserveCapacity(count) }
+    }
+
+    /// How many keys `awaiting` holds before it grows.
+    var awaitingCapacity: Int {
+        state.withLock { $0.awaiting.capacity }
+    }
+
     /// Whether the render waits on `key` through `noteAwaiting`.
     func isAwaiting(_ key: String) -> Bool {
         if awaitingCount.load(ordering: .relaxed) == 0 { return false }

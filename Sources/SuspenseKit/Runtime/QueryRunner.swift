@@ -234,6 +234,12 @@ final class QueryRunner {
         self.mailbox = mailbox
     }
 
+    /// Makes room for `count` keys (a capacity hint).
+    func reserve(_ count: Int) {
+        guard count > 0 else { return }
+        keys.reserveCapacity(count)
+    }
+
     /// Starts or joins a query; returns whether it joined a run of another render.
     func start(_ query: WaitTable.NewQuery) -> Bool {
         switch query.id {

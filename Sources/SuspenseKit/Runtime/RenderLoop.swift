@@ -24,6 +24,10 @@ extension _Resolver {
         if let hint = RenderSizeHints.size(of: C.self) {
             resolver.nodes.reserve(hint)
             if cacheStartedEmpty { cache.reserveIfEmpty(hint.queries) }
+            // Tables keyed by the queries components suspend on: reserved, not rehashed as they grow.
+            resolver.waits.reserve(hint.waits)
+            runner.reserve(hint.waits)
+            runner.mailbox.reserveAwaiting(hint.waits)
         }
         do {
             try resolver.evaluateRoot(component)
@@ -31,7 +35,7 @@ extension _Resolver {
             RenderSizeHints.record(
                 .init(
                     records: resolver.nodes.records.count, bytes: resolver.nodes.bytes.count,
-                    queries: cacheStartedEmpty ? cache.storedCount : 0),
+                    queries: cacheStartedEmpty ? cache.storedCount : 0, waits: resolver.waits.queriesWaitedOn),
                 of: C.self)
             await timers.stop()
             await runner.finish(waitingForCancelled: !resolver.deadlinePassed)

@@ -14,6 +14,8 @@ enum RenderSizeHints {
         /// How many results a render with an empty cache left stored in it (0 when its cache
         /// was not empty to begin with).
         var queries: Int = 0
+        /// How many queries its components suspended on (the wait table's keys).
+        var waits: Int = 0
     }
 
     private static let table = Locked<[ObjectIdentifier: Size]>([:])

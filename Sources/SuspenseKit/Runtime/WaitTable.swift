@@ -21,6 +21,8 @@ struct WaitTable {
 
     private var table: [QueryID: Waiters] = [:]
     private var discovered: [NewQuery] = []
+    /// How many distinct queries slots waited on: a capacity hint for the next render.
+    private(set) var queriesWaitedOn = 0
     /// Started keyless queries that no slot waits on any more, to cancel.
     private var abandoned: [QueryID] = []
     /// Pending slots waiting on a query in flight; the render goes on while this is > 0.
@@ -48,7 +50,18 @@ struct WaitTable {
         // copied the slot list on every append (quadratic in the readers of one key).
         if Self.append(slot, to: &table[query, default: Waiters()]) {
             discovered.append(NewQuery(id: query, label: label(of: query), promise: promise, stub: stub))
+            queriesWaitedOn += 1
         }
+    }
+
+    /// How many queries the table holds before it grows.
+    var capacity: Int { table.capacity }
+
+    /// Makes room for `count` queries, so that the table does not rehash its keys as it grows.
+    mutating func reserve(_ count: Int) {
+        guard count > 0 else { return }
+        table.reserveCapacity(count)
+        discovered.reserveCapacity(count)
     }
 
     /// Adds a waiting slot; returns whether it is the query's first and the query is not started.

@@ -61,6 +61,55 @@ import Testing
         #expect(full.state.withLock { $0.table.capacity } < 5_000)
     }
 
+    /// Each item reads a key of its own (`count` keys, each read by two items) whose query
+    /// suspends, so every item suspends.
+    private struct SuspendingList: Component {
+        let count: Int
+        var body: some Component {
+            Suspense {
+                ForEach(0..<(count * 2)) { index in try SuspendingItem(key: "suspending/\(index % count)") }
+            } fallback: {
+                Text("…")
+            }
+        }
+    }
+
+    private struct SuspendingItem: Component {
+        let value: String
+        init(key: String) throws {
+            value = try resolveValue(key: key) {
+                await Task.yield()
+                return key
+            }
+        }
+        var body: some Component { Text(value) }
+    }
+
+    @Test func aRenderRecordsHowManyQueriesItsComponentsSuspendedOn() async throws {
+        _ = try await render(SuspendingList(count: 250), as: .plain)
+        // 500 components suspended, on 250 distinct keys.
+        #expect(RenderSizeHints.size(of: SuspendingList.self)?.waits == 250)
+        // Queries that answer at once suspend nobody: no room is asked for. (A root type of its
+        // own: the hints are global, and tests run in parallel.)
+        _ = try await render(InstantList(), as: .plain)
+        #expect(RenderSizeHints.size(of: InstantList.self)?.waits == 0)
+    }
+
+    private struct InstantList: Component {
+        var body: some Component {
+            ForEach(0..<300) { index in try KeyedItem(index: index) }
+        }
+    }
+
+    @Test func theWaitTableReservesWhatTheHintSays() {
+        var waits = WaitTable()
+        waits.reserve(3_000)
+        #expect(waits.capacity >= 3_000)
+        let mailbox = QueryMailbox()
+        mailbox.reserveAwaiting(3_000)
+        #expect(mailbox.awaitingCapacity >= 3_000)
+    }
+
     @Test func anArenaReservesWhatTheHintSays() {
         var arena = NodeArena()
         arena.reserve(RenderSizeHints.Size(records: 5_000, bytes: 70_000))

@@ -162,7 +162,8 @@ final class PositionStack {
 
     @usableFromInline
     func forgetMade() {
-        made.removeSubrange(count...)
+        // A level or two at a time: removing the last ones is cheaper than a subrange.
+        while made.count > count { made.removeLast() }
     }
 
     /// Enters a region whose children are numbered below `link`: a boundary's content or

@@ -33,16 +33,12 @@ protocol AnyPromise: Error {
     var valueType: any Any.Type { get }
     var valueTypeName: String { get }
     func run() async throws -> any Sendable
-    /// `error` as a promise of this very type: a cast to a concrete type, without the search
-    /// for a conformance that a cast to `any AnyPromise` makes.
-    static func exactly(_ error: any Error) -> (any AnyPromise)?
 }
 
 extension Promise: AnyPromise {
     var valueType: any Any.Type { Value.self }
     var valueTypeName: String { "Promise<\(Value.self)>" }
     func run() async throws -> any Sendable { try await query() }
-    static func exactly(_ error: any Error) -> (any AnyPromise)? { error as? Promise<Value> }
 }
 
 /// The promise types a render met, by the identity of their type: a thrown promise is known by
@@ -57,11 +53,22 @@ struct PromiseTypes {
     mutating func promise(in error: any Error) -> (any AnyPromise)? {
         let id = ObjectIdentifier(type(of: error))
         for entry in known where entry.id == id {
-            if let promise = entry.type.exactly(error) { return promise }
+            if let promise = Self.cast(error, to: entry.type) { return promise }
             break  // never expected: the cast below decides
         }
         guard let promise = error as? any AnyPromise else { return nil }
         if known.count < Self.limit { known.append((id, type(of: promise))) }
         return promise
+    }
+
+    /// `error` as the promise type `P`, opened from a known metatype: its metadata and
+    /// conformance come with the metatype, so the cast looks nothing up (a method of `Promise`
+    /// rebuilt `Promise<Value>`'s metadata through the runtime's cache on every call).
+    private static func cast<P: AnyPromise>(_ error: any Error, to type: P.Type) -> (any AnyPromise)? {
+        // A pattern, not `as? P`: no `P?` to make, whose metadata was looked up on every call.
+        switch error {
+        case let promise as P: return promise
+        default: return nil
+        }
     }
 }

@@ -59,12 +59,12 @@ func _run<Value: Sendable>(
 ) async {
     do {
         let value = try await query()
-        if QueryCache._finish(start, with: .success(value)) {
+        if QueryCache._finish(start, value: value) {
             // Still inside the start, on the starter's thread: its frame is live.
             slot.pointer.pointee = value
         }
     } catch {
-        QueryCache._finish(start, with: .failure(error))
+        QueryCache._finish(start, failure: error)
     }
 }
 

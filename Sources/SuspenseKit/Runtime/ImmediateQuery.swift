@@ -131,17 +131,24 @@ extension QueryCache {
         }
     }
 
-    /// Called by a run started at once, as it finishes: stores its result, and hands it to the
-    /// starter when the run is still inside its start, on the starter's thread (then true: the
-    /// caller leaves the typed value in the starter's frame too).
-    @usableFromInline @discardableResult
-    static func _finish(_ start: _QueryStart, with result: Result<any Sendable, any Error>) -> Bool {
-        // A value's result is passed on as it is, not matched and made again.
-        var failure: (any Error)?
-        if case .failure(let error) = result { failure = queryFailure(error, query: start.key) }
-        let stored = start.cache.complete(
-            start.key, run: start.run, hash: start.hash, with: failure.map { .failure($0) } ?? result)
-        return stored && ImmediateStart.current.finished(start.run, of: start.cache, failure: failure)
+    /// Called by a run started at once, as it finishes with a value: stores it, and returns true
+    /// when the run is still inside its start, on the starter's thread (the caller then leaves
+    /// the typed value in the starter's frame).
+    @usableFromInline
+    static func _finish(_ start: _QueryStart, value: consuming any Sendable) -> Bool {
+        // Moved into the cache's table: no copy of the value for a run nobody else waits on.
+        start.cache.complete(start.key, run: start.run, hash: start.hash, entry: .value(value))
+            && ImmediateStart.current.finished(start.run, of: start.cache, failure: nil)
+    }
+
+    /// Called by a run started at once, as it fails: stores the failure, and hands it to the
+    /// starter when the run is still inside its start, on the starter's thread.
+    @usableFromInline
+    static func _finish(_ start: _QueryStart, failure error: any Error) {
+        let failure = queryFailure(error, query: start.key)
+        if start.cache.complete(start.key, run: start.run, hash: start.hash, entry: .failure(failure)) {
+            _ = ImmediateStart.current.finished(start.run, of: start.cache, failure: failure)
+        }
     }
 
     /// Marks this thread as starting `start`'s run; returns what `_end` restores.

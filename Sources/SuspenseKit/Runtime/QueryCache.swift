@@ -39,6 +39,15 @@ public final class QueryCache: Sendable {
             case .failure(let error): self = .failure(error)
             }
         }
+
+        /// The entry as a run's result: nil for `pendingForever`, which no run finishes with.
+        var result: Result<any Sendable, any Error>? {
+            switch self {
+            case .value(let value): .success(value)
+            case .failure(let error): .failure(error)
+            case .pendingForever: nil
+            }
+        }
     }
 
     /// What the table holds under a key: a result, or the run of its query in flight.

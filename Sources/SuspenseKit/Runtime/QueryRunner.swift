@@ -168,23 +168,32 @@ extension QueryCache {
     func complete(
         _ key: String, run: UInt64, hash: Int, with result: Result<any Sendable, any Error>
     ) -> Bool {
+        complete(key, run: run, hash: hash, entry: Entry(result))
+    }
+
+    /// `complete(_:run:hash:with:)` with the result as it is stored: moved into the table, and
+    /// copied only for the renders it is delivered to (none, for a run that finished inside its
+    /// start).
+    @discardableResult
+    func complete(_ key: String, run: UInt64, hash: Int, entry: consuming Entry) -> Bool {
         let now = now()
-        let entry = Entry(result)
+        var pending: Entry? = consume entry
         var stored = false
-        let mailboxes: Subscribers? = state.withLock { state in
+        let delivery: (Subscribers, Result<any Sendable, any Error>)? = state.withLock { state in
             // One lookup: the run's cell becomes its result.
             let probe = state.table.probe(key, hash: hash)
             guard let position = probe.position, case .running(let running) = state.table[position: position],
-                running.run == run
+                running.run == run, let entry = pending.take()
             else { return nil }
+            let delivery = running.mailboxes.isEmpty ? nil : entry.result.map { (running.mailboxes, $0) }
             state.table[position: position] = .stored(entry)
             state.runningCount -= 1
             if !state.storedWhileRunning.isEmpty { state.storedWhileRunning[key] = nil }
             if let now { state.storedAt[key] = now }
             stored = true
-            return running.mailboxes
+            return delivery
         }
-        mailboxes?.forEach { $0.post(.key(key), result) }
+        if let (mailboxes, result) = delivery { mailboxes.forEach { $0.post(.key(key), result) } }
         return stored
     }
 

@@ -201,11 +201,11 @@ extension QueryCache {
         case .running:
             break
         case .finishedLater(let entry):
-            switch entry {
-            case .value(let value)?: mailbox.post(.key(key), .success(value))
-            case .failure(let error)?: mailbox.post(.key(key), .failure(error))
-            // Forgotten meanwhile (`removeValue`): the render's slot starts it again.
-            case .pendingForever?, nil: mailbox.applied(key)
+            if let result = entry?.result {
+                mailbox.post(.key(key), result)
+            } else {
+                // Forgotten meanwhile (`removeValue`): the render's slot starts it again.
+                mailbox.applied(key)
             }
         }
     }

@@ -40,7 +40,8 @@ public final class QueryCache: Sendable {
             }
         }
 
-        /// The entry as a run's result: nil for `pendingForever`, which no run finishes with.
+        /// The entry as a run's result, as renders are handed it: nil for `pendingForever`,
+        /// which no run finishes with.
         var result: Result<any Sendable, any Error>? {
             switch self {
             case .value(let value): .success(value)

@@ -120,12 +120,8 @@ extension QueryCache {
             case .stored(.value(let value))?: return .stored(.success(value))
             case .stored(.failure(let error))?: return .stored(.failure(error))
             case .running(var running)?:
-                if let stored = state.storedWhileRunning.isEmpty ? nil : state.storedWhileRunning[key] {
-                    switch stored {
-                    case .value(let value): return .stored(.success(value))
-                    case .failure(let error): return .stored(.failure(error))
-                    case .pendingForever: break
-                    }
+                if !state.storedWhileRunning.isEmpty, let result = state.storedWhileRunning[key]?.result {
+                    return .stored(result)
                 }
                 // Started by this render on the immediate path: it waits on its own run.
                 let isOwn = running.mailboxes.contains(mailbox)

@@ -20,9 +20,7 @@ let package = Package(
         .library(name: "DashboardPage", targets: ["DashboardPage"]),
     ],
     targets: [
-        .target(name: "SuspenseKit", dependencies: ["CSuspenseKitStack"], swiftSettings: swiftSettings),
-        // Reads the stack pointer for the resolver's stack guard; see StackGuard.swift.
-        .target(name: "CSuspenseKitStack"),
+        .target(name: "SuspenseKit", swiftSettings: swiftSettings),
         .target(
             name: "SuspenseTesting",
             dependencies: ["SuspenseKit"],
@@ -50,6 +48,13 @@ let package = Package(
             name: "NewsFeed",
             dependencies: ["SuspenseKit"],
             path: "Examples/NewsFeed",
+            swiftSettings: swiftSettings
+        ),
+        // Renders from top-level code on the main actor, which no test runs on; `.ci/run` runs it.
+        .executableTarget(
+            name: "MainActorProbe",
+            dependencies: ["SuspenseKit"],
+            path: "Tests/MainActorProbe",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -392,8 +392,8 @@ private struct Thrower: Component {
             Probe("last")
         }
         .environment(\.locale, "de")
-        let resolver = _Resolver(cache: cache, options: RenderOptions(), canLeaveThread: true)
-        try resolver.evaluateRoot(page)
+        let resolver = _Resolver(cache: cache, options: RenderOptions())
+        resolver.evaluateRoot { page }
         // The defaults, the Suspense's place ("de"), and the suspended slot's place ("fr").
         #expect(resolver.records.environments.count == 3)
         let output = try await render(page, as: .plain, cache: cache)
@@ -401,10 +401,9 @@ private struct Thrower: Component {
         #expect(output.hasSuffix("item: de/item 999\nfr: loaded\nlast: de/light"))
     }
 
-    @Test func aSubtreeContinuedOnALargerStackSeesTheEnvironment() async throws {
-        /// `levels` nested components; 5,000 is deeper than a debug build fits on the render's
-        /// own thread. Like DeepShapeTests, skipped under the thread sanitizer, whose shadow
-        /// stack such a chain overruns (see DepthTests.swift).
+    @Test func aDeferredSubtreeSeesTheEnvironmentOfItsPlace() async throws {
+        /// `levels` nested components: far more than a pass keeps on the stack, so the subtrees
+        /// below are deferred and evaluated from the pass loop, each in its own place.
         struct Chain: Component {
             let levels: Int
             var body: some Component {
@@ -417,20 +416,15 @@ private struct Thrower: Component {
                 }
             }
         }
-        /// Shows the locale and whether it was made on a thread of the stack guard.
+        /// Shows the locale of its place.
         struct Bottom: Component {
             @Environment(\.locale) var locale
-            let stack: String
-            init() {
-                let size = StackBounds.current().map { $0.high - $0.low } ?? 0
-                stack = size >= UInt(StackGuard.extensionStackSize / 2) ? "large stack" : "small stack"
-            }
-            var body: some Component { Text("\(locale) on a \(stack)") }
+            var body: some Component { Text("\(locale) at the bottom") }
         }
         let page = Section { Chain(levels: 5_000) }.environment(\.locale, "fr")
         var deepest = try await resolve(page)
         while let child = deepest.children.first { deepest = child }
-        #expect(deepest.kind == .text("fr on a large stack"))
+        #expect(deepest.kind == .text("fr at the bottom"))
     }
 
     @Test func theModifierLeavesNoTraceInTheTreeNorInPaths() async throws {

@@ -47,9 +47,6 @@ public enum SuspenseError: Error, CustomStringConvertible, Equatable {
     case rootSuspendedForever(queries: [String])
     /// The tree nested deeper than ``RenderOptions/maxDepth`` at this component.
     case tooDeep(component: String, limit: Int)
-    /// A render isolated to an actor nested deeper, at this component, than the actor's thread
-    /// can hold; nonisolated renders continue on larger stacks instead.
-    case tooDeepForCallerStack(component: String, depth: Int)
     /// A query threw a ``Promise`` instead of returning or failing; a query cannot suspend.
     case promiseThrownInQuery(query: String, promise: String)
 
@@ -67,10 +64,6 @@ public enum SuspenseError: Error, CustomStringConvertible, Equatable {
         case .tooDeep(let component, let limit):
             return "\(component) is nested more than \(limit) levels deep (RenderOptions.maxDepth); "
                 + "does a component contain itself without end?"
-        case .tooDeepForCallerStack(let component, let depth):
-            return "\(component) is nested \(depth) levels deep, more than a render isolated to an actor "
-                + "may use of that actor's thread; render from a nonisolated context, where deep trees "
-                + "run on large stacks up to RenderOptions.maxDepth"
         case .promiseThrownInQuery(let query, let promise):
             return "the query \(query) threw a \(promise); a query must return its value or throw an error, "
                 + "not suspend (call resolveValue in a component, not in a query)"

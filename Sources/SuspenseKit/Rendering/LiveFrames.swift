@@ -30,7 +30,7 @@ public func liveFrames<C: Component>(
         // Captured, so that the render runs on the caller's actor, as `render` does.
         _ = isolation
         do {
-            _ = try await _Resolver.run(component, cache: cache, options: options, consumer: recorder)
+            _ = try await _Resolver.run({ component }, cache: cache, options: options, consumer: recorder)
             sink.finish()
         } catch {
             sink.finish(throwing: error)

@@ -25,7 +25,7 @@ public func render<C: Component>(
     // written into the string itself; other formats let the tree go before their bytes become
     // the string, so that both are not held at once.
     let consumer = WholeRender()
-    var tree: RenderTree? = try await _Resolver.run(component, cache: cache, options: options, consumer: consumer)
+    var tree: RenderTree? = try await _Resolver.run({ component }, cache: cache, options: options, consumer: consumer)
     if case .html(pretty: false) = format.kind {
         return try HTMLRenderer.renderCompactString(tree!)
     }
@@ -48,7 +48,7 @@ public func resolve<C: Component>(
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> Node {
     let consumer = WholeRender()
-    return try await _Resolver.run(component, cache: cache, options: options, consumer: consumer).node()
+    return try await _Resolver.run({ component }, cache: cache, options: options, consumer: consumer).node()
 }
 
 /// Resolves a component tree and returns every state it passed through: first the shell (every

@@ -41,7 +41,9 @@ struct ScopeRecord {
     var slots: [SlotIndex] = []
 }
 
-/// A child that suspended: evaluated again in its captured context once its query resolves.
+/// A child evaluated later in its captured context: once its query resolves (a child that
+/// suspended, `isPending`), or from the pass loop (a subtree deferred below the stack's bound,
+/// `isReady`; see Resolver+Pass).
 struct SlotRecord {
     let node: NodeArena.ID
     let context: EvaluationContext
@@ -56,6 +58,8 @@ struct SlotRecord {
     /// Evaluates the child again; dropped once the slot is retired.
     var thunk: ((_Resolver) throws -> Void)?
     var isPending = true
+    /// A deferred subtree not evaluated yet; it counts in no Suspense's pending slots.
+    var isReady = false
     var waitsInFlight = false
     var query: QueryID
     var queryLabel: String
@@ -87,6 +91,11 @@ struct SuspenseRecord {
     var timing: _SuspenseTiming? = nil
     /// When it last began showing its fallback, on the render's clock (kept only with timing).
     var pendingSince: Duration = .zero
+    /// Deferred subtrees in its region (and in the Suspenses inside it) not evaluated yet.
+    var deferred = 0
+    /// Whether its content returned with deferred subtrees beneath it and nothing pending: it
+    /// decides between content and fallback once they have been evaluated (Resolver+Pass).
+    var undecided = false
     /// How many values of keyless promises its content was evaluated again with.
     var deliveries = 0
     let content: ((_Resolver, Any?) throws -> Void)?
@@ -152,7 +161,7 @@ struct Records {
 
     /// Marks `scope` and every scope inside it dead.
     /// Iterative, so that deep trees cannot overflow the stack.
-    /// Returns the slots it discarded that were still pending, for the resolver to retire.
+    /// Returns the slots it discarded that were still pending or ready, for the resolver to retire.
     mutating func kill(_ scope: ScopeIndex) -> [SlotIndex] {
         var discarded: [SlotIndex] = []
         var stack = [scope]
@@ -161,7 +170,7 @@ struct Records {
             scopes[index].isDead = true
             let slots = scopes[index].slots
             scopes[index].slots = []
-            for slot in slots where self.slots[slot].isPending {
+            for slot in slots where self.slots[slot].isPending || self.slots[slot].isReady {
                 discarded.append(slot)
             }
             stack.append(contentsOf: scopes[index].children)

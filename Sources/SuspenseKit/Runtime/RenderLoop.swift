@@ -3,16 +3,16 @@
 extension _Resolver {
     /// Resolves `component` completely and returns the final tree; `consumer` sees every event.
     ///
-    /// Components are evaluated on the caller's actor (they need not be `Sendable`); a render
-    /// with no actor may continue a deep subtree on a thread with a larger stack (StackGuard).
+    /// Components are evaluated on the caller's actor (they need not be `Sendable`); `make`
+    /// makes the root inside the first pass, so that a root that reads data suspends.
     static func run<C: Component, Consumer: RenderEventConsumer>(
-        _ component: C,
+        _ make: @escaping () throws -> C,
         cache: QueryCache,
         options: RenderOptions,
         consumer: Consumer,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
-        let resolver = _Resolver(cache: cache, options: options, canLeaveThread: isolation == nil)
+        let resolver = _Resolver(cache: cache, options: options)
         resolver.honoursFallbackTiming = consumer.honoursFallbackTiming
         let runner = QueryRunner(cache: cache, mailbox: resolver.scope.mailbox)
         let timers = RenderTimers(clock: resolver.scope.clock, mailbox: resolver.scope.mailbox)
@@ -30,7 +30,8 @@ extension _Resolver {
             runner.mailbox.reserveAwaiting(hint.waits)
         }
         do {
-            try resolver.evaluateRoot(component)
+            resolver.evaluateRoot(make)
+            if let error = resolver.uncaught { throw error }
             let tree = try await drive(resolver, runner: runner, timers: timers, options: options, consumer: consumer)
             RenderSizeHints.record(
                 .init(
@@ -86,7 +87,7 @@ extension _Resolver {
             if !events.isEmpty {
                 consumer.consume(.progress(passTrees ? resolver.tree() : nil, settled: resolver.shellIsReady))
             }
-            if !resolver.shellSent, resolver.shellIsReady, resolver.fatalError == nil {
+            if !resolver.shellSent, resolver.shellIsReady, resolver.uncaught == nil {
                 // A Suspense of the shell pending within its fallback delay holds the shell back.
                 if resolver.hasDelays, let until = resolver.resolutionHold(of: _Resolver.root) {
                     timers.armRecheck(for: _Resolver.root, at: until)
@@ -126,12 +127,12 @@ extension _Resolver {
                     else { continue }
                     consumer.consume(.timedOut(timedOut.id, timedOut.error))
                     cancel(timedOut.stopped)
-                    if let error = resolver.fatalError { throw error }
+                    if let error = resolver.uncaught { throw error }
                     afterPass()
                 case .recheck(let suspense):
                     timers.takeRecheck(suspense)
                     resolver.recheck(suspense)
-                    if let error = resolver.fatalError { throw error }
+                    if let error = resolver.uncaught { throw error }
                     afterPass()
                 case .deadline:
                     let cutOff = try resolver.cutOff(at: options.deadline ?? .zero)
@@ -199,7 +200,7 @@ extension _Resolver {
                     consumer.consume(.queryFailed(label, error))
                 }
                 resolver.apply(result, for: query)
-                if let error = resolver.fatalError { throw error }
+                if let error = resolver.uncaught { throw error }
                 afterPass()
             }
         }

@@ -19,11 +19,9 @@ public struct RenderOptions: Sendable {
     /// before the component that goes deeper fails with
     /// ``SuspenseError/tooDeep(component:limit:)``, instead of overflowing the stack.
     ///
-    /// A render that is not isolated to an actor continues a deep subtree on threads with large
-    /// stacks as it goes, so it never overflows below this limit; a render isolated to an actor
-    /// stays on the actor's thread and fails with
-    /// ``SuspenseError/tooDeepForCallerStack(component:depth:)`` when that thread's stack is
-    /// nearly used up (a few thousand levels on an 8 MiB stack in a debug build).
+    /// Any depth up to this limit renders on any thread or actor: the resolver keeps a bounded
+    /// number of levels on the machine stack and evaluates the subtrees below them afterwards, in
+    /// their own places, so the output is the same as if they had been evaluated in order.
     public var maxDepth: Int
     /// The clock every wait of the render goes through: ``Suspense`` timeouts, the `deadline`,
     /// and ``RetryPolicy`` backoff. `ContinuousClock` by default; tests pass SuspenseTesting's
@@ -36,6 +34,10 @@ public struct RenderOptions: Sendable {
     /// `Suspense` has no fallback to show: the render then throws a ``RenderError`` with a
     /// ``TimeoutError``. `nil` (the default) waits as long as the queries take.
     public var deadline: Duration?
+    /// How many levels of evaluation a pass keeps on the machine stack before it defers the
+    /// subtree below (see Resolver+Pass). Not API: tests lower it to defer at every level and
+    /// check that the output does not change.
+    var levelsOnStack = 48
 
     // MARK: Error hooks
     // Render-wide reports, each failure exactly once: caught errors, uncaught errors, and

@@ -25,7 +25,12 @@ extension _Resolver {
             ))
         try evaluateContent(of: index, value: nil)
         if records.suspenses[index].pendingCount == 0 {
-            records.suspenses[index].isResolved = true
+            // Deferred subtrees beneath it may yet suspend: it decides once they are evaluated.
+            if records.suspenses[index].deferred > 0 {
+                records.suspenses[index].undecided = true
+            } else {
+                records.suspenses[index].isResolved = true
+            }
         } else {
             if timing != nil { beganPending(index) }
             try evaluateFallback(of: index)
@@ -132,6 +137,16 @@ extension _Resolver {
             positions.pop()
             context = saved
             guard records.errorBoundaries[index].catches(underlying(of: error)) else { throw error }
+            // Subtrees deferred before the error are evaluated first, as they would have been
+            // on the stack: one of them may fail first (Resolver+Pass).
+            if ready.hasFresh {
+                let failed = records.errorBoundaries[index].contentScope
+                postpone(error, at: saved) { resolver in
+                    guard !resolver.records.scopes[failed].isDead else { return }
+                    try resolver.catch(error, at: index)
+                }
+                return
+            }
             try `catch`(error, at: index)
         }
     }

@@ -1,25 +1,37 @@
 /// Error routing and naming: where an error thrown outside a pass goes, and how components and
 /// paths are named in errors and outputs.
 extension _Resolver {
-    /// Sends an error thrown outside the first pass to the nearest ErrorBoundary that catches
-    /// it (a typed one lets other errors pass), and onwards when that boundary's fallback
-    /// throws; with none left, the render fails.
-    func route(_ error: any Error, from boundary: ErrorBoundaryIndex, path: ComponentPath) {
-        var error = located(error, at: path)
-        var boundary = boundary
+    /// Sends an error thrown at `place` outside the evaluation of its boundary (by a slot, a
+    /// fallback, a timeout, a deferred subtree) to the nearest ErrorBoundary that catches it (a
+    /// typed one lets other errors pass), and onwards when that boundary's fallback throws; with
+    /// none left, the render fails. While subtrees deferred earlier in the same evaluation wait
+    /// to be evaluated, the error waits behind them (Resolver+Pass).
+    func route(_ error: any Error, at place: EvaluationContext, path: ComponentPath) {
+        let error = located(error, at: path)
+        if ready.hasFresh {
+            postpone(error, at: place) { $0.route(error, at: place, path: path) }
+            return
+        }
+        var boundary = place.errorBoundary
+        var current = error
         while boundary >= 0 {
             let record = records.errorBoundaries[boundary]
-            if record.catches(underlying(of: error)) {
+            if record.catches(underlying(of: current)) {
                 do {
-                    try `catch`(error, at: boundary)
+                    try `catch`(current, at: boundary)
                     return
                 } catch let next {
-                    error = next
+                    // The fallback threw: after what it deferred, to the boundary outside.
+                    if ready.hasFresh {
+                        postpone(next, at: record.outer) { $0.route(next, at: record.outer, path: path) }
+                        return
+                    }
+                    current = next
                 }
             }
             boundary = record.outer.errorBoundary
         }
-        fatalError = renderError(error)
+        uncaught = renderError(current)
     }
 
     func located(_ error: any Error, at path: ComponentPath) -> any Error {

@@ -128,6 +128,10 @@ extension _Resolver {
     }
 
     func retire(_ slot: SlotIndex) {
+        if records.slots[slot].isReady {
+            discardDeferred(slot)
+            return
+        }
         guard records.slots[slot].isPending else { return }
         records.slots[slot].isPending = false
         records.slots[slot].thunk = nil
@@ -144,12 +148,15 @@ extension _Resolver {
     }
 
     /// Resolves every Suspense whose last pending slot went away, discarding its fallback, and
-    /// shows the fallback of every one that went back to pending.
+    /// shows the fallback of every one that went back to pending. Returns early when a fallback
+    /// deferred a subtree: the pass evaluates it, then settles again.
     func settle() {
         while !touched.isEmpty || !reopened.isEmpty {
-            while let index = touched.popLast() {
+            while ready.isEmpty, let index = touched.popLast() {
                 let record = records.suspenses[index]
-                guard !record.isResolved, record.pendingCount == 0, !record.isRoot, records.isAlive(index) else {
+                guard !record.isResolved, !record.undecided, record.pendingCount == 0, record.deferred == 0,
+                    !record.isRoot, records.isAlive(index)
+                else {
                     continue
                 }
                 if honoursFallbackTiming, record.timing?.minimumFallbackDuration != nil || hasDelays,
@@ -171,22 +178,22 @@ extension _Resolver {
                 nodes.removeChildren(of: record.fallbackNode)
                 noteChange(.resolved(index))
             }
-            while let index = reopened.popLast() {
+            while ready.isEmpty, let index = reopened.popLast() {
                 let record = records.suspenses[index]
-                guard !record.isResolved, record.pendingCount > 0, record.fallbackScope < 0, records.isAlive(index),
-                    let outer = record.outer
+                guard !record.isResolved, !record.undecided, record.pendingCount > 0, record.fallbackScope < 0,
+                    records.isAlive(index), let outer = record.outer
                 else { continue }
                 noteChange(.suspended(index))
                 if record.timing != nil { beganPending(index) }
                 do {
                     try evaluateFallback(of: index)
                 } catch {
-                    route(error, from: outer.errorBoundary, path: outer.path.appending("Suspense"))
-                    if fatalError != nil { return }
+                    route(error, at: outer, path: outer.path.appending("Suspense"))
+                    if uncaught != nil { return }
                 }
             }
+            if !ready.isEmpty { return }
         }
-        checkBookkeeping()
     }
 
     // MARK: Query results
@@ -194,14 +201,13 @@ extension _Resolver {
     /// Applies one query's result (stored in the cache already, for a key): evaluates again the
     /// slots waiting on it, or gives a typed Suspense the value of its keyless promise.
     func apply(_ result: Result<any Sendable, any Error>, for query: QueryID) {
-        stack.anchor()
         // The slots stop waiting all at once, before any is evaluated again: evaluating one may
         // discard another, which must then not count as waiting any more.
         let slots = waits.take(query).filter { records.slots[$0].isPending && records.slots[$0].waitsInFlight }
         for slot in slots {
             records.slots[slot].waitsInFlight = false
         }
-        RenderScope.$current.withValue(scope) {
+        pass {
             for slot in slots where records.slots[slot].isPending {
                 let target = records.slots[slot].deliversTo
                 switch (target >= 0, result) {
@@ -210,15 +216,13 @@ extension _Resolver {
                 case (true, .failure(let error)):
                     // A keyless query failed: the error surfaces at the component that threw it.
                     let record = records.slots[slot]
-                    route(error, from: record.context.errorBoundary, path: record.errorPath)
+                    route(error, at: record.context, path: record.errorPath)
                 case (false, _):
                     rerun(slot)
                 }
-                if fatalError != nil { return }
+                if uncaught != nil { return }
             }
         }
-        // Settling may show a fallback again, which evaluates components: inside the cache's scope.
-        if fatalError == nil { RenderScope.$current.withValue(scope) { settle() } }
     }
 
     private func rerun(_ slot: SlotIndex) {
@@ -254,7 +258,7 @@ extension _Resolver {
             if let promise = promiseTypes.promise(in: error) {
                 suspendAgain(slot, on: promise)
             } else {
-                route(error, from: records.slots[slot].context.errorBoundary, path: records.slots[slot].errorPath)
+                route(error, at: records.slots[slot].context, path: records.slots[slot].errorPath)
             }
         }
     }
@@ -280,7 +284,7 @@ extension _Resolver {
             wait(slot, on: query, promise: promise)
             if label != record.queryLabel { noteChange(.progressed(record.context.suspense)) }
         } catch {
-            route(error, from: record.context.errorBoundary, path: record.errorPath)
+            route(error, at: record.context, path: record.errorPath)
         }
     }
 
@@ -296,7 +300,7 @@ extension _Resolver {
         do {
             try evaluateContent(of: index, value: value)
         } catch {
-            route(error, from: outer.errorBoundary, path: outer.path.appending("Suspense"))
+            route(error, at: outer, path: outer.path.appending("Suspense"))
             return
         }
         if records.suspenses[index].pendingCount == 0 {
@@ -324,7 +328,7 @@ extension _Resolver {
 
     /// Fails the render if the root itself is still suspended when no query is left running.
     func checkFinished() throws {
-        if let fatalError { throw fatalError }
+        if let uncaught { throw uncaught }
         let root = records.suspenses[Self.root]
         if root.pendingCount > 0 {
             let first = root.slots.first { records.slots[$0].isPending }

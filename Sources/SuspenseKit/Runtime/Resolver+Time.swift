@@ -46,7 +46,7 @@ extension _Resolver {
     func recheck(_ index: SuspenseIndex) {
         guard index != Self.root else { return }
         touched.append(index)
-        RenderScope.$current.withValue(scope) { settle() }
+        pass {}
     }
 
     /// Takes the Suspenses with a timeout that began showing their fallback since the last call.
@@ -78,10 +78,7 @@ extension _Resolver {
         let error = TimeoutError(
             path: path.names, duration: timeout, pendingQueries: records.pendingQueries(of: suspense))
         let stopped = stopWaiting(for: suspense)
-        RenderScope.$current.withValue(scope) {
-            route(error, from: outer.errorBoundary, path: path)
-            if fatalError == nil { settle() }
-        }
+        pass { route(error, at: outer, path: path) }
         return TimedOut(id: record.id, error: error, stopped: stopped)
     }
 
@@ -98,7 +95,7 @@ extension _Resolver {
             where records.suspenses[index].pendingCount == 0 && isPending(index) {
                 touched.append(index)
             }
-            RenderScope.$current.withValue(scope) { settle() }
+            pass {}
         }
         let root = records.suspenses[Self.root]
         if root.pendingCount > 0 {

@@ -40,8 +40,15 @@ public final class _Resolver {
     let cache: QueryCache
     /// The cache and mailbox components read queries through (`resolveValue(key:)`).
     let scope: RenderScope
-    /// How much of the current thread's stack a pass may use.
-    @exclusivity(unchecked) var stack: StackGuard
+    /// How many levels of evaluation the pass running now has on the machine stack; past
+    /// `maxLevelsOnStack` a subtree is deferred (see Resolver+Pass).
+    @usableFromInline @exclusivity(unchecked) var levelsOnStack = 0
+    /// How many levels a pass keeps on the stack (`RenderOptions.levelsOnStack`, 48): a level is
+    /// at most a few kilobytes in a debug build with AddressSanitizer, so this fits the 512 KiB
+    /// stacks of secondary threads on Apple platforms with room for the components' own work.
+    @usableFromInline let maxLevelsOnStack: Int
+    /// Deferred subtrees waiting to be evaluated from the pass loop, in the order deferred.
+    var ready = ReadyQueue()
     /// The queries slots wait on; see WaitTable.
     var waits = WaitTable()
     /// What changed in the visible tree since the last call to `takeChanges()`.
@@ -79,17 +86,17 @@ public final class _Resolver {
     @exclusivity(unchecked) private var lastCheckedTagIsVoid = false
     @exclusivity(unchecked) private var lastCheckedTagName: Int32 = 0
     /// Set when an error reached the root; the render stops and throws it.
-    var fatalError: RenderError?
+    var uncaught: RenderError?
     /// The caught failures reported to `onError` handlers so far; see `reportCaught`.
     var reportedFailures: Set<ReportedFailure> = []
 
     static let root: SuspenseIndex = 0
 
-    init(cache: QueryCache, options: RenderOptions, canLeaveThread: Bool) {
+    init(cache: QueryCache, options: RenderOptions) {
         self.cache = cache
         self.scope = RenderScope(cache: cache, mailbox: QueryMailbox(), clock: RenderClock(options.clock))
         self.options = options
-        self.stack = StackGuard(canLeaveThread: canLeaveThread)
+        maxLevelsOnStack = max(1, options.levelsOnStack)
         rootNode = nodes.makeFragment()
         let rootScope = records.makeScope(parent: nil)
         context = EvaluationContext(
@@ -104,26 +111,21 @@ public final class _Resolver {
 
     // MARK: Evaluation
 
-    /// Evaluates the root component. Throws a ``RenderError`` for an error no boundary caught.
-    func evaluateRoot<C: Component>(_ component: C) throws {
-        stack.anchor()
-        do {
-            try RenderScope.$current.withValue(scope) {
-                do {
-                    try C._resolve(component, in: self)
-                } catch let failure as BuildFailure {
-                    // A container given as the root kept what its closure threw. It cannot be made
-                    // again: a promise suspends it, and it suspends again each time it is resolved.
-                    try childFailed(failure.error, type: C.self) { resolver in
-                        try C._resolve(component, in: resolver)
-                    }
+    /// The first pass: makes and evaluates the root, exactly as a builder child is made and
+    /// evaluated, so that a root that reads data suspends the render instead of failing it.
+    func evaluateRoot<C: Component>(_ make: @escaping () throws -> C) {
+        pass {
+            do {
+                try evaluate(make, newLevel: false)
+            } catch {
+                // Behind the subtrees deferred before it, which may fail first.
+                if ready.hasFresh {
+                    postpone(error, at: context) { $0.uncaught = $0.renderError(error) }
+                } else {
+                    uncaught = renderError(error)
                 }
             }
-        } catch {
-            throw renderError(error)
         }
-        // Settling may show a fallback again, which evaluates components: inside the cache's scope.
-        RenderScope.$current.withValue(scope) { settle() }
     }
 
     // The generic path below, and the `_resolve` of every primitive, are `@inlinable`: a user's
@@ -145,19 +147,16 @@ public final class _Resolver {
     /// whose children are numbered directly below the boundary.
     @inlinable
     func evaluate<C: Component>(_ make: @escaping () throws -> C, newLevel: Bool) throws {
-        if newLevel {
-            // The stack is measured every fourth level: a chain passes every level, and the
-            // guard's reserve holds a few levels between two measurements.
-            if positions.push() & 3 == 0, stackIsLow() {
-                positions.pop()
-                try continueOnLargerStack(with: make) { try $0.evaluate($1, newLevel: true) }
-                return
-            }
-        } else if stackIsLow() {
-            try continueOnLargerStack(with: make) { try $0.evaluate($1, newLevel: false) }
+        if newLevel { positions.push() }
+        defer { if newLevel { positions.pop() } }
+        // Past the levels a pass keeps on the machine stack, the subtree is evaluated later,
+        // from the pass loop, in this place (Resolver+Pass).
+        if levelsOnStack >= maxLevelsOnStack {
+            deferSubtree(with: make) { try $0.evaluate($1, newLevel: false) }
             return
         }
-        defer { if newLevel { positions.pop() } }
+        levelsOnStack &+= 1
+        defer { levelsOnStack &-= 1 }
         let component: C
         do {
             component = try make()
@@ -177,12 +176,16 @@ public final class _Resolver {
     /// costs no allocation per child.
     @inlinable
     func evaluate<Input, C: Component>(_ input: Input, with make: @escaping (Input) throws -> C) throws {
-        if positions.push() & 3 == 0, stackIsLow() {
-            positions.pop()
-            try continueOnLargerStack(with: (input, make)) { try $0.evaluate($1.0, with: $1.1) }
+        positions.push()
+        defer { positions.pop() }
+        if levelsOnStack >= maxLevelsOnStack {
+            deferSubtree(with: (input, make)) { resolver, child in
+                try resolver.evaluate({ try child.1(child.0) }, newLevel: false)
+            }
             return
         }
-        defer { positions.pop() }
+        levelsOnStack &+= 1
+        defer { levelsOnStack &-= 1 }
         let component: C
         do {
             component = try make(input)
@@ -203,12 +206,20 @@ public final class _Resolver {
     /// made (see `ComponentBuilder`), so resolving it throws no `BuildFailure`.
     @inlinable
     func resolveMade<C: Component>(_ made: C, failed: _MadeFailure<C>?) throws {
-        if positions.push() & 3 == 0, stackIsLow() {
-            positions.pop()
-            try continueOnLargerStack(with: (made, failed)) { try $0.resolveMade($1.0, failed: $1.1) }
+        positions.push()
+        defer { positions.pop() }
+        if levelsOnStack >= maxLevelsOnStack {
+            deferSubtree(with: (made, failed)) { try $0.resolveMadeHere($1.0, failed: $1.1) }
             return
         }
-        defer { positions.pop() }
+        levelsOnStack &+= 1
+        defer { levelsOnStack &-= 1 }
+        try resolveMadeHere(made, failed: failed)
+    }
+
+    /// `resolveMade(_:failed:)` at the current position.
+    @inlinable
+    func resolveMadeHere<C: Component>(_ made: C, failed: _MadeFailure<C>?) throws {
         if let failed {
             try childFailed(failed.error, making: failed.make)
             return
@@ -218,10 +229,12 @@ public final class _Resolver {
 
     @inlinable
     func resolveComposite<C: Component>(_ component: C) throws {
-        if context.depth & 3 == 0, stackIsLow() {
-            try continueOnLargerStack(with: component) { try $0.resolveComposite($1) }
+        if levelsOnStack >= maxLevelsOnStack {
+            deferSubtree(with: component) { try $0.resolveComposite($1) }
             return
         }
+        levelsOnStack &+= 1
+        defer { levelsOnStack &-= 1 }
         let name = name(of: C.self)
         let saved = try enterComponent(named: name)
         defer { leave(restoring: saved) }
@@ -330,56 +343,11 @@ public final class _Resolver {
     }
 
     /// Fails, at the current path, when a level at `depth` would nest deeper than
-    /// ``RenderOptions/maxDepth``. The stack itself is watched by `stackIsLow()`.
+    /// ``RenderOptions/maxDepth``. The machine stack is bounded by deferring (Resolver+Pass).
     @inline(__always)
     func checkDepth(_ depth: Int, _ what: @autoclosure () -> String) throws {
         if depth > options.maxDepth {
             throw located(SuspenseError.tooDeep(component: what(), limit: options.maxDepth), at: context.path)
-        }
-    }
-
-    // MARK: Stack
-
-    /// Whether the current thread's stack is too close to its end for another level.
-    @usableFromInline
-    func stackIsLow() -> Bool {
-        stack.isLow
-    }
-
-    /// `continueOnLargerStack(_:)` for the evaluation of `value`, passed to `body` rather than
-    /// captured: a closure capturing the component at the call site made every evaluation copy
-    /// the component to the stack on entry, though it is needed only on this rare path (a
-    /// 56-byte element per `<li>` of a static list). Out of line, so that `value` is copied only
-    /// when the subtree moves.
-    @inlinable @inline(never)
-    func continueOnLargerStack<Value>(with value: Value, _ body: (_Resolver, Value) throws -> Void) throws {
-        try continueOnLargerStack { try body($0, value) }
-    }
-
-    /// Runs `body`, the rest of the current subtree, where the stack has room: on a thread with a
-    /// large stack, while this one waits, so that nothing is evaluated twice. A render isolated to
-    /// an actor cannot leave the actor's thread: there it fails at the component instead.
-    @usableFromInline
-    func continueOnLargerStack(_ body: (_Resolver) throws -> Void) throws {
-        guard stack.canLeaveThread else {
-            throw located(
-                SuspenseError.tooDeepForCallerStack(
-                    component: context.path.names.last ?? "the root", depth: context.depth),
-                at: context.path)
-        }
-        guard stack.extensions < StackGuard.maxExtensions else {
-            throw located(
-                SuspenseError.tooDeep(component: context.path.names.last ?? "the root", limit: context.depth),
-                at: context.path)
-        }
-        let saved = stack
-        defer { stack = saved }
-        let scope = self.scope
-        try LargeStackThread.run {
-            try RenderScope.$current.withValue(scope) {
-                self.stack.anchor(extensions: saved.extensions + 1)
-                try body(self)
-            }
         }
     }
 }

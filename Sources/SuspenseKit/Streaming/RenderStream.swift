@@ -41,7 +41,7 @@ public func renderStream<C: Component>(
         // Captured, so that the render runs on the caller's actor, as `render` does.
         _ = isolation
         do {
-            _ = try await _Resolver.run(component, cache: cache, options: options.render, consumer: writer)
+            _ = try await _Resolver.run({ component }, cache: cache, options: options.render, consumer: writer)
             writer.complete()
         } catch {
             writer.fail(error)

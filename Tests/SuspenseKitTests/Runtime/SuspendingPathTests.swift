@@ -1,4 +1,3 @@
-import CSuspenseKitStack
 import Foundation
 import Testing
 
@@ -137,26 +136,5 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
         #expect(renders.isEmpty && renders.count == 0)
         renders.insert(c)
         #expect(renders.count == 1 && renders.contains(c))
-    }
-
-    @Test func stackBoundsAreEachThreadsOwn() throws {
-        let here = try #require(StackBounds.current())
-        let again = try #require(StackBounds.current())
-        #expect(here == again)
-        let frame = UInt(suspensekit_frame_address())
-        #expect(here.low < frame && frame <= here.high)
-        // A thread with a stack of its own gets its own bounds, kept apart from this thread's.
-        nonisolated(unsafe) var other: (low: UInt, high: UInt)?
-        nonisolated(unsafe) var otherFrame: UInt = 0
-        try LargeStackThread.run {
-            _ = StackBounds.current()
-            other = StackBounds.current()
-            otherFrame = UInt(suspensekit_frame_address())
-        }
-        let bounds = try #require(other)
-        #expect(bounds.low < otherFrame && otherFrame <= bounds.high)
-        #expect(bounds.high - bounds.low >= UInt(StackGuard.extensionStackSize))
-        #expect(bounds != here)
-        #expect(try #require(StackBounds.current()) == here)
     }
 }

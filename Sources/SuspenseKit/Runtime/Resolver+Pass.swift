@@ -1,0 +1,221 @@
+// Passes and depth.
+//
+// Every evaluation of a render happens inside `pass`: the first pass, a query's result, a
+// timeout, a recheck of fallback timing, the deadline, and a boundary's retry (a query like any
+// other). `pass` binds the render's scope for the components being made, runs the work, then
+// evaluates the subtrees it deferred and settles the boundaries, and checks the bookkeeping. No
+// other function evaluates a component from outside a pass: "every pass starts here" has this
+// one home.
+//
+// Depth: evaluation recurses, a few hundred bytes to a few kilobytes of machine stack per level
+// (debug and sanitizer builds are the largest). Rather than measure the stack, the resolver bounds
+// its own recursion: a pass keeps at most `maxLevelsOnStack` levels on the stack, and a child
+// below that is *deferred*: a ready slot captures its place (parent node, boundaries, path,
+// position, environment), exactly as a suspended child does, and the pass loop evaluates it once
+// the stack has unwound. So a tree as deep as `RenderOptions.maxDepth` renders on any thread and
+// any executor, the main actor included, with no thread of its own and no stack limit read.
+//
+// What a deferred subtree changes, and what it does not: output, position ids and error paths are
+// those of the same subtree evaluated in place, since it is evaluated in its captured place and its
+// node stands where it would have. The order of evaluation changes for trees deeper than the
+// bound: the siblings after a deferred subtree are evaluated before it. A boundary whose content
+// holds deferred subtrees decides whether it shows its fallback only once they have been
+// evaluated (`undecided`), so a Suspense never shows a fallback only because its content was
+// deep. An error thrown in a deferred subtree reaches its ErrorBoundary through `route`, as a
+// suspended child's does; siblings after it were evaluated already, and their queries may have
+// started (they are cancelled with the discarded content).
+
+extension _Resolver {
+    /// Runs `work`, which evaluates components, as one pass: with the render's scope bound,
+    /// followed by every subtree deferred meanwhile and by settling the boundaries whose state
+    /// changed. Stops early once an error reached the root (`uncaught`).
+    func pass<Result>(_ work: () throws -> Result) rethrows -> Result {
+        assert(levelsOnStack == 0 && ready.isEmpty, "a pass began inside another")
+        let result = try RenderScope.$current.withValue(scope) {
+            let result = try work()
+            finishPass()
+            return result
+        }
+        assert(uncaught != nil || ready.isEmpty, "a pass ended with deferred subtrees left")
+        if uncaught == nil { checkBookkeeping() }
+        return result
+    }
+
+    /// Evaluates the deferred subtrees and settles, until neither has work left. Each evaluation
+    /// (the pass's work, a deferred subtree, a fallback shown while settling) is a unit: the
+    /// subtrees it deferred are evaluated next, first deferred first, before any deferred earlier
+    /// by another unit, so that they run in the order they stand in (see `ReadyQueue`).
+    private func finishPass() {
+        ready.flush()
+        while uncaught == nil {
+            if let slot = ready.next() {
+                evaluateDeferred(slot)
+                ready.flush()
+                continue
+            }
+            if touched.isEmpty && reopened.isEmpty { break }
+            settle()
+            ready.flush()
+        }
+        ready.removeAll()
+    }
+
+    /// Defers the evaluation of `value` by `body` to the pass loop: the child below the stack's
+    /// bound. `@inlinable @inline(never)`, so that the closure is formed only on this rare path
+    /// and not in every evaluation's frame.
+    @inlinable @inline(never)
+    func deferSubtree<Value>(with value: Value, _ body: @escaping (_Resolver, Value) throws -> Void) {
+        deferSubtree { try body($0, value) }
+    }
+
+    /// Adds a ready slot for `evaluate` in the current place: a fragment node where the subtree
+    /// goes, the place captured as a suspended child's is.
+    @usableFromInline
+    func deferSubtree(_ evaluate: @escaping (_Resolver) throws -> Void) {
+        let node = nodes.makeFragment()
+        nodes.link(node, to: context.parent)
+        var place = context
+        place.parent = node
+        addReady(at: place, position: positions.link(), claimed: positions.isClaimed, evaluate)
+    }
+
+    /// Defers handling `error`, thrown at `place`, behind the subtrees the current unit deferred
+    /// before it threw: on the stack, they would have been evaluated first, and may fail first.
+    /// `handle` routes or catches it; it is dropped if `place` is discarded meanwhile.
+    func postpone(_ error: any Error, at place: EvaluationContext, _ handle: @escaping (_Resolver) throws -> Void) {
+        addReady(at: place, position: nil, claimed: true, handle)
+    }
+
+    private func addReady(
+        at place: EvaluationContext, position: PositionLink?, claimed: Bool,
+        _ evaluate: @escaping (_Resolver) throws -> Void
+    ) {
+        let index = records.slots.count
+        records.slots.append(
+            SlotRecord(
+                node: place.parent,
+                context: place,
+                position: position,
+                positionClaimed: claimed,
+                component: place.path.names.last ?? "the root",
+                pathAddsComponent: false,
+                thunk: evaluate,
+                isPending: false,
+                isReady: true,
+                query: .anonymous(-1),
+                queryLabel: ""
+            ))
+        records.scopes[place.scope].slots.append(index)
+        ready.append(index)
+        holdDecisions(from: place.suspense)
+    }
+
+    /// Evaluates a deferred subtree in its place, with an empty stack; an error goes to the
+    /// nearest ErrorBoundary of its place, as it would have on the stack.
+    private func evaluateDeferred(_ slot: SlotIndex) {
+        guard records.slots[slot].isReady, let thunk = records.slots[slot].thunk else { return }
+        records.slots[slot].isReady = false
+        records.slots[slot].thunk = nil
+        let savedMark = failureMark
+        failureMark = scope.mailbox.failureCount
+        let saved = context
+        replaceContext(with: records.slots[slot].context)
+        positions.enterRegion(records.slots[slot].position, claimed: records.slots[slot].positionClaimed)
+        do {
+            try thunk(self)
+        } catch {
+            route(error, at: records.slots[slot].context, path: records.slots[slot].context.path)
+        }
+        positions.pop()
+        replaceContext(with: saved)
+        failureMark = savedMark
+        releaseDecisions(from: records.slots[slot].context.suspense)
+    }
+
+    /// A ready slot was discarded with its region before it was evaluated.
+    func discardDeferred(_ slot: SlotIndex) {
+        records.slots[slot].isReady = false
+        records.slots[slot].thunk = nil
+        releaseDecisions(from: records.slots[slot].context.suspense)
+    }
+
+    // MARK: Decisions held by deferred subtrees
+
+    /// Counts a deferred subtree in `suspense` and every Suspense around it: what it turns out
+    /// to be (pending or not, or a fallback that suspends) may decide any of them.
+    private func holdDecisions(from suspense: SuspenseIndex) {
+        var index = suspense
+        while index != Self.root {
+            records.suspenses[index].deferred += 1
+            index = records.suspenses[index].outer?.suspense ?? Self.root
+        }
+    }
+
+    /// A deferred subtree was evaluated or discarded: each Suspense around it that has none left
+    /// decides now, innermost first (an inner one's fallback may suspend in an outer one).
+    private func releaseDecisions(from suspense: SuspenseIndex) {
+        var index = suspense
+        while index != Self.root {
+            records.suspenses[index].deferred -= 1
+            assert(records.suspenses[index].deferred >= 0, "a Suspense released more deferred subtrees than it held")
+            if records.suspenses[index].deferred == 0 {
+                if records.suspenses[index].undecided {
+                    decide(index)
+                } else {
+                    touched.append(index)
+                }
+            }
+            index = records.suspenses[index].outer?.suspense ?? Self.root
+        }
+    }
+
+    /// A Suspense whose content had deferred subtrees decides, as `resolveSuspense` would have
+    /// if the content had been evaluated on the stack: resolved, or showing its fallback.
+    private func decide(_ index: SuspenseIndex) {
+        records.suspenses[index].undecided = false
+        guard records.isAlive(index), let outer = records.suspenses[index].outer else { return }
+        if records.suspenses[index].pendingCount == 0 {
+            records.suspenses[index].isResolved = true
+            return
+        }
+        if records.suspenses[index].timing != nil { beganPending(index) }
+        do {
+            try evaluateFallback(of: index)
+        } catch {
+            route(error, at: outer, path: outer.path.appending("Suspense"))
+        }
+    }
+}
+
+/// The deferred subtrees of a pass, in the order they stand in the tree: those the unit being
+/// evaluated defers (`fresh`, in the order deferred) go on top of those deferred before, when the
+/// unit ends, so that a subtree's own deferred subtrees come before its later siblings' (a depth
+/// first walk, as on the stack).
+struct ReadyQueue {
+    private var stack: [SlotIndex] = []
+    private var fresh: [SlotIndex] = []
+
+    var isEmpty: Bool { stack.isEmpty && fresh.isEmpty }
+    /// Whether the unit being evaluated deferred a subtree (or postponed an error).
+    var hasFresh: Bool { !fresh.isEmpty }
+
+    mutating func append(_ slot: SlotIndex) {
+        fresh.append(slot)
+    }
+
+    /// Ends a unit: what it deferred comes next.
+    mutating func flush() {
+        guard !fresh.isEmpty else { return }
+        stack.append(contentsOf: fresh.reversed())
+        fresh.removeAll(keepingCapacity: true)
+    }
+
+    mutating func next() -> SlotIndex? {
+        stack.popLast()
+    }
+
+    mutating func removeAll() {
+        stack.removeAll(keepingCapacity: true)
+        fresh.removeAll(keepingCapacity: true)
+    }
+}

@@ -393,7 +393,7 @@ private struct Thrower: Component {
         }
         .environment(\.locale, "de")
         let resolver = _Resolver(cache: cache, options: RenderOptions(), canLeaveThread: true)
-        try resolver.evaluateRoot(page)
+        try resolver.evaluateRoot { page }
         // The defaults, the Suspense's place ("de"), and the suspended slot's place ("fr").
         #expect(resolver.records.environments.count == 3)
         let output = try await render(page, as: .plain, cache: cache)

@@ -1,12 +1,14 @@
 /// The render loop: the first pass, then each result from the query runner applied in turn and
 /// reported to the consumer as events, until nothing is left waiting.
 extension _Resolver {
-    /// Resolves `component` completely and returns the final tree; `consumer` sees every event.
+    /// Makes the root with `make` and resolves it completely, returning the final tree;
+    /// `consumer` sees every event. The root is made inside the render, as a builder child is,
+    /// so that it may suspend or fail like one.
     ///
     /// Components are evaluated on the caller's actor (they need not be `Sendable`); a render
     /// with no actor may continue a deep subtree on a thread with a larger stack (StackGuard).
     static func run<C: Component, Consumer: RenderEventConsumer>(
-        _ component: C,
+        _ make: @escaping () throws -> C,
         cache: QueryCache,
         options: RenderOptions,
         consumer: Consumer,
@@ -30,7 +32,7 @@ extension _Resolver {
             runner.mailbox.reserveAwaiting(hint.waits)
         }
         do {
-            try resolver.evaluateRoot(component)
+            try resolver.evaluateRoot(make)
             let tree = try await drive(resolver, runner: runner, timers: timers, options: options, consumer: consumer)
             RenderSizeHints.record(
                 .init(

@@ -104,19 +104,25 @@ public final class _Resolver {
 
     // MARK: Evaluation
 
-    /// Evaluates the root component. Throws a ``RenderError`` for an error no boundary caught.
-    func evaluateRoot<C: Component>(_ component: C) throws {
+    /// Makes and evaluates the root component, as `evaluate(_:)` does a child but at the root's
+    /// own position: a promise thrown while making it (or kept by a root container, a
+    /// `BuildFailure`) suspends the root in a slot that makes it again. Throws a ``RenderError``
+    /// for an error no boundary caught.
+    func evaluateRoot<C: Component>(_ make: @escaping () throws -> C) throws {
         stack.anchor()
         do {
             try RenderScope.$current.withValue(scope) {
+                let component: C
+                do {
+                    component = try make()
+                } catch {
+                    try childFailed(error, making: make)
+                    return
+                }
                 do {
                     try C._resolve(component, in: self)
-                } catch let failure as BuildFailure {
-                    // A container given as the root kept what its closure threw. It cannot be made
-                    // again: a promise suspends it, and it suspends again each time it is resolved.
-                    try childFailed(failure.error, type: C.self) { resolver in
-                        try C._resolve(component, in: resolver)
-                    }
+                } catch {
+                    try resolveFailed(error, making: make)
                 }
             }
         } catch {

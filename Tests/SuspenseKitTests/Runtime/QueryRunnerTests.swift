@@ -125,7 +125,7 @@ private struct Reader: Component {
         }
         let resolver = _Resolver(cache: cache, options: RenderOptions(), canLeaveThread: true)
         let runner = QueryRunner(cache: cache, mailbox: resolver.scope.mailbox)
-        try resolver.evaluateRoot(page)
+        try resolver.evaluateRoot { page }
         for new in resolver.waits.takeDiscovered() { _ = runner.start(new) }
         try await waitUntil("both queries to start", seconds: 60) { slow.runs.value == 1 && other.runs.value == 1 }
         let first = try #require(resolver.records.suspenses.firstIndex { $0.id.description == "0" })

@@ -40,7 +40,8 @@ private func events<C: Component>(
     _ component: C, cache: QueryCache = QueryCache(), order: RenderOptions.DeliveryOrder = .discovery
 ) async throws -> [String] {
     let log = EventLog()
-    _ = try await _Resolver.run(component, cache: cache, options: RenderOptions(deliveryOrder: order), consumer: log)
+    _ = try await _Resolver.run(
+        { component }, cache: cache, options: RenderOptions(deliveryOrder: order), consumer: log)
     return log.lines
 }
 

@@ -6,7 +6,8 @@ public import SuspenseKit
 ///
 /// Trailing newlines are ignored on both sides, so a multi-line string literal fits as written.
 /// - Parameters:
-///   - component: The root of the tree to render.
+///   - component: The root of the tree to render, made inside the render, so that it may
+///     read data (see `render(_:as:cache:options:isolation:)`).
 ///   - format: How to render it: `.tree`, `.plain`, `.html`, `.html(pretty:)` or `.frames`.
 ///   - outcomes: Fixed outcomes for queries, by key; other queries run for real.
 ///   - expected: The text the rendering must equal.
@@ -16,7 +17,7 @@ public import SuspenseKit
 ///   - column: The caller's column, where a failure is reported.
 ///   - isolation: The caller's actor, on which components are evaluated; inferred.
 public func assertRender<C: Component>(
-    of component: C,
+    of component: @autoclosure @escaping () throws -> C,
     as format: SnapshotFormat,
     outcomes: FixedOutcomes = [:],
     matches expected: String,
@@ -26,7 +27,7 @@ public func assertRender<C: Component>(
     column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation
 ) async {
-    if let message = await verifyRender(of: component, as: format, outcomes: outcomes, matches: expected) {
+    if let message = await verifyRender(of: try component(), as: format, outcomes: outcomes, matches: expected) {
         FailureReporter.fail(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
@@ -34,7 +35,7 @@ public func assertRender<C: Component>(
 /// The work of ``assertRender(of:as:outcomes:matches:fileID:filePath:line:column:isolation:)`` without the
 /// reporting: the failure message, or `nil` when the rendering matches.
 func verifyRender<C: Component>(
-    of component: C,
+    of component: @autoclosure @escaping () throws -> C,
     as format: SnapshotFormat,
     outcomes: FixedOutcomes,
     matches expected: String,
@@ -42,7 +43,7 @@ func verifyRender<C: Component>(
 ) async -> String? {
     let actual: String
     do {
-        actual = try await format.snapshot(of: component, outcomes: outcomes)
+        actual = try await format.snapshot(of: try component(), outcomes: outcomes)
     } catch {
         return "Could not render: \(error)"
     }

@@ -18,7 +18,8 @@ public import SuspenseKit
 /// file is recorded, and the test fails so that the new file gets read; see
 /// ``SnapshotRecordMode``.
 /// - Parameters:
-///   - component: The root of the tree to render.
+///   - component: The root of the tree to render, made inside the render, so that it may
+///     read data (see `render(_:as:cache:options:isolation:)`).
 ///   - format: How to render it: `.tree`, `.plain`, `.html`, `.html(pretty:)` or `.frames`.
 ///   - outcomes: Fixed outcomes for queries, by key; other queries run for real.
 ///   - clock: The render's clock (`RenderOptions.clock`): a ``TestClock`` that the test
@@ -34,7 +35,7 @@ public import SuspenseKit
 ///   - column: The caller's column, where a failure is reported.
 ///   - isolation: The caller's actor, on which components are evaluated; inferred.
 public func assertSnapshot<C: Component>(
-    of component: C,
+    of component: @autoclosure @escaping () throws -> C,
     as format: SnapshotFormat,
     outcomes: FixedOutcomes = [:],
     clock: (any Clock<Duration>)? = nil,
@@ -48,7 +49,7 @@ public func assertSnapshot<C: Component>(
     isolation: isolated (any Actor)? = #isolation
 ) async {
     let message = await verifySnapshot(
-        of: component,
+        of: try component(),
         as: format,
         outcomes: outcomes,
         clock: clock,
@@ -67,7 +68,7 @@ public func assertSnapshot<C: Component>(
 /// The work of ``assertSnapshot(of:as:outcomes:clock:named:record:fileID:filePath:testName:line:column:isolation:)``
 /// without the reporting: the failure message, or `nil` when the snapshot matches.
 func verifySnapshot<C: Component>(
-    of component: C,
+    of component: @autoclosure @escaping () throws -> C,
     as format: SnapshotFormat,
     outcomes: FixedOutcomes,
     clock: (any Clock<Duration>)? = nil,
@@ -98,7 +99,7 @@ func verifySnapshot<C: Component>(
     }
     let actual: String
     do {
-        actual = try await format.snapshot(of: component, outcomes: outcomes, clock: clock)
+        actual = try await format.snapshot(of: try component(), outcomes: outcomes, clock: clock)
     } catch {
         return "Could not render the snapshot for \(file.path): \(error)"
     }

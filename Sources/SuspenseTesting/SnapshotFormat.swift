@@ -52,30 +52,30 @@ public struct SnapshotFormat: Sendable {
     /// Resolves `component` with `outcomes` stubbed and renders it. Query results are applied in
     /// discovery order, so that the output does not depend on which query finishes first.
     func snapshot<C: Component>(
-        of component: C,
+        of component: @autoclosure @escaping () throws -> C,
         outcomes: FixedOutcomes,
         clock: (any Clock<Duration>)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> String {
         let options = RenderOptions(deliveryOrder: .discovery, clock: clock ?? ContinuousClock())
         let cache = outcomes.makeCache()
-        let text = try await render(component, cache: cache, options: options)
+        let text = try await render(try component(), cache: cache, options: options)
         try outcomes.check(against: cache)
         return text
     }
 
     private func render<C: Component>(
-        _ component: C,
+        _ component: @autoclosure @escaping () throws -> C,
         cache: QueryCache,
         options: RenderOptions,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> String {
         switch kind {
         case .final(let format):
-            let node = try await resolve(component, cache: cache, options: options)
+            let node = try await resolve(try component(), cache: cache, options: options)
             return try node.rendered(as: format)
         case .frames(let format):
-            let frames = try await resolveFrames(component, cache: cache, options: options)
+            let frames = try await resolveFrames(try component(), cache: cache, options: options)
             var lines: [String] = []
             var previous: String?
             var number = 0
@@ -93,7 +93,7 @@ public struct SnapshotFormat: Sendable {
             return lines.joined(separator: "\n")
         case .stream(let order):
             let stream = try await renderStream(
-                component, cache: cache, options: StreamOptions(order: order, render: options))
+                try component(), cache: cache, options: StreamOptions(order: order, render: options))
             var lines: [String] = []
             for try await chunk in stream {
                 lines.append("── chunk \(lines.count / 2 + 1) ──")

@@ -13,10 +13,9 @@ private func entry(_ failure: CaughtError) -> String {
 
 /// Options whose hooks log into `caught` and `uncaught`.
 private func logging(caught: Log, uncaught: Log) -> RenderOptions {
-    RenderOptions(
-        onCaughtError: { caught.append(entry($0)) },
-        onUncaughtError: { uncaught.append("\($0)") }
-    )
+    RenderOptions()
+        .onCaughtError { caught.append(entry($0)) }
+        .onUncaughtError { uncaught.append("\($0)") }
 }
 
 @Suite struct ErrorCallbackTests {
@@ -255,10 +254,9 @@ private func logging(caught: Log, uncaught: Log) -> RenderOptions {
 
     @Test func theHooksRunOnTheRendersOwnTask() async throws {
         let tasks = Log()
-        let options = RenderOptions(
-            onCaughtError: { _ in tasks.append(currentTask()) },
-            onUncaughtError: { _ in tasks.append(currentTask()) }
-        )
+        let options = RenderOptions()
+            .onCaughtError { _ in tasks.append(currentTask()) }
+            .onUncaughtError { _ in tasks.append(currentTask()) }
         let page = ErrorBoundary {
             Suspense { try Failing("late", message: "late") }
         } fallback: { _ in

@@ -120,7 +120,7 @@ private struct Named: Component {
         } fallback: { error in
             Text("caught: \(error)")
         }
-        let options = RenderOptions(onCaughtError: { caught.append($0.path.joined(separator: "/")) })
+        let options = RenderOptions().onCaughtError { caught.append($0.path.joined(separator: "/")) }
         #expect(try await render(page, as: .html, options: options) == "caught: no title")
         #expect(caught.all == ["ErrorBoundary/Card/Text"])
     }

@@ -83,6 +83,28 @@ private struct Greetings: Component {
     }
 }
 
+// What the README's snippets log into: `logger` for the error callbacks, `log` for the deadline.
+private struct ReadmeLogger: Sendable {
+    let entries = Log()
+    func warning(_ message: String) { entries.append("warning: \(message)") }
+    func error(_ message: String) { entries.append("error: \(message)") }
+}
+
+private let logger = ReadmeLogger()
+private let log = ReadmeLogger()
+
+/// The README's timeout example: a card whose query outlasts its Suspense's timeout.
+private struct StatsCard: Component {
+    let count: Int
+    init() throws {
+        count = try resolveValue(key: "stats") {
+            try await Task.sleep(for: .seconds(3600))
+            return 0
+        }
+    }
+    var body: some Component { Text("\(count) visits") }
+}
+
 @Suite struct ReadmeTests {
     @Test func theEnvironmentExampleGreetsInEachPlacesLocale() async throws {
         let cache = QueryCache()
@@ -105,6 +127,72 @@ private struct Greetings: Component {
         cache.removeValue(for: "user/2")
         #expect(cache.value(for: "user/2", as: User.self) == nil)
         #expect(cache.value(for: "user/1", as: User.self)?.name == "Ann")
+    }
+
+    /// The README's error callbacks, as written there (the hooks set with methods).
+    @Test func theErrorCallbackExampleReportsWhatItsBoundaryCaught() async throws {
+        struct Page: Component {
+            var body: some Component {
+                ErrorBoundary {
+                    Suspense {
+                        try Failing("feed", message: "Offline")
+                    } fallback: {
+                        Text("Loading…")
+                    }
+                } fallback: { _ in
+                    Text("The feed cannot be reached.")
+                }
+            }
+        }
+        let options = RenderOptions()
+            .onCaughtError { failure in logger.warning("\(failure.boundary): \(failure.error)") }
+            .onUncaughtError { error in logger.error("\(error)") }
+        let html = try await render(Page(), options: options)
+        #expect(html == "The feed cannot be reached.")
+        #expect(logger.entries.all == ["warning: 0: Offline"])
+    }
+
+    /// The README's deadline example, as written there: a page done in time never calls the hook.
+    /// (`RenderOptionsTests` proves the hook fires when the deadline passes, on a test clock.)
+    @Test func theDeadlineExampleCompilesAndRendersAPageDoneInTime() async throws {
+        struct Page: Component {
+            var body: some Component { Suspense { Element("p") { Text("Hi") } } }
+        }
+        // The whole page within one second: whatever is still pending keeps its fallback.
+        let options = RenderOptions(deadline: .seconds(1)).onDeadline { cutOff in
+            log.warning("cut off: \(cutOff)")  // one TimeoutError per boundary left pending
+        }
+        let html = try await render(Page(), options: options)
+        #expect(html == "<p>Hi</p>")
+        #expect(log.entries.all.isEmpty)
+    }
+
+    /// The README's timeout example, run on a test clock as the README's next snippet shows.
+    @Test func theTimeoutExampleShowsTheFallbackOnceTheClockPassesIt() async throws {
+        struct Page: Component {
+            var body: some Component {
+                ErrorBoundary {
+                    Suspense(timeout: .seconds(2)) {
+                        try StatsCard()
+                    } fallback: {
+                        Text("Loading…")
+                    }
+                } fallback: { error in
+                    Text("Stats are slow today.")
+                }
+            }
+        }
+        let clock = TestClock()
+        async let page = render(Page(), as: .tree, options: RenderOptions(clock: clock))
+        await clock.waitForSleepers(1)  // the Suspense's timeout is armed
+        clock.advance(by: .seconds(2))  // and fires
+        let caught = "caught: Page > ErrorBoundary > Suspense timed out after 2.0 seconds waiting on stats"
+        #expect(
+            try await page == """
+                Page
+                └─ ErrorBoundary #0 [\(caught)]
+                   └─ "Stats are slow today."
+                """)
     }
 
     @Test func theHeroExamplePrintsWhatTheReadmeShows() async throws {

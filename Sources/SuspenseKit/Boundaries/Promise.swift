@@ -27,6 +27,21 @@ public struct Promise<Value: Sendable>: Error {
     }
 }
 
+extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
+    /// What the promise waits for and, since a promise that reaches your code escaped the
+    /// resolver, how to let SuspenseKit handle it:
+    /// `Promise<User> for key "user/1": a component suspended outside a render, or …`.
+    public var description: String {
+        let what = key.map { "Promise<\(Value.self)> for key \"\($0)\"" } ?? "Promise<\(Value.self)> without a key"
+        return what + ": a component suspended outside a render, or its Promise was caught (try? / catch). "
+            + "Let it propagate to a Suspense, and make the component inside SuspenseKit's render(…), "
+            + "as the root or in a body."
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+}
+
 /// Lets the resolver catch any `Promise<Value>` without knowing `Value`.
 protocol AnyPromise: Error {
     var key: String? { get }

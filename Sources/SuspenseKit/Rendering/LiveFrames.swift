@@ -13,13 +13,14 @@
 /// cancels it and its queries. An error no ``ErrorBoundary`` catches ends the sequence by
 /// throwing ``RenderError``.
 /// - Parameters:
-///   - component: The root of the tree.
+///   - component: The root of the tree, made inside the render (see
+///     ``render(_:as:cache:options:isolation:)``).
 ///   - cache: Where query results are kept; a new one by default.
 ///   - options: Settings of the render (`.discovery` delivery makes the frames the same on
 ///     every run for the same outcomes).
 ///   - isolation: The caller's actor, on which components are evaluated; inferred.
 public func liveFrames<C: Component>(
-    _ component: C,
+    _ component: @autoclosure @escaping () throws -> C,
     cache: QueryCache = QueryCache(),
     options: RenderOptions = RenderOptions(),
     isolation: isolated (any Actor)? = #isolation
@@ -30,7 +31,7 @@ public func liveFrames<C: Component>(
         // Captured, so that the render runs on the caller's actor, as `render` does.
         _ = isolation
         do {
-            _ = try await _Resolver.run({ component }, cache: cache, options: options, consumer: recorder)
+            _ = try await _Resolver.run(component, cache: cache, options: options, consumer: recorder)
             sink.finish()
         } catch {
             sink.finish(throwing: error)

@@ -39,24 +39,25 @@ public struct LiveTerminal: Sendable {
         self.write = write
     }
 
-    /// Resolves `component`, drawing it as it goes, and returns the final rendering.
+    /// Resolves `component`, drawing it as it goes, and returns the final rendering. The root is
+    /// made inside the render, as ``render(_:as:cache:options:isolation:)`` makes it.
     /// - Throws: What ``render(_:as:cache:options:isolation:)`` throws; the last frame drawn
     ///   stays on the terminal.
     @discardableResult
     public func render<C: Component>(
-        _ component: C,
+        _ component: @autoclosure @escaping () throws -> C,
         cache: QueryCache = QueryCache(),
         options: RenderOptions = RenderOptions(),
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> String {
         guard isTerminal else {
-            let text = try await SuspenseKit.render(component, as: format, cache: cache, options: options)
+            let text = try await SuspenseKit.render(try component(), as: format, cache: cache, options: options)
             write(text + "\n")
             return text
         }
         var drawnRows = 0
         var final = ""
-        for try await frame in liveFrames(component, cache: cache, options: options) {
+        for try await frame in liveFrames(try component(), cache: cache, options: options) {
             final = try frame.rendered(as: format)
             var block = final + "\n"
             let pending = frame.pendingQueries

@@ -39,58 +39,87 @@ public struct RenderOptions: Sendable {
     /// check that the output does not change.
     var levelsOnStack = 48
 
-    // MARK: Error hooks
+    // MARK: Hooks
     // Render-wide reports, each failure exactly once: caught errors, uncaught errors, and
-    // deadline cut-offs.
+    // deadline cut-offs. Set with the methods of the same names (`.onDeadline { … }`), never by
+    // the initializer: a trailing closure given to it would silently become the first hook.
 
     /// Called with each failure an ``ErrorBoundary`` catches anywhere in the render, after the
     /// boundary's own ``ErrorBoundary/onError(_:)`` handlers: once per failure, by the boundary
     /// that caught it (an error thrown by a fallback and caught further out is a second failure).
     /// Boundaries a render deadline cuts off are no caught failure: the deadline's own hook,
-    /// beside this one and ``onUncaughtError``, reports them.
+    /// beside this one and ``onUncaughtError``, reports them. Set it with
+    /// ``onCaughtError(_:)``.
     ///
     /// Runs synchronously on the render's task, on the caller's actor when the render is isolated
     /// to one; a render with no actor may call it from the thread that continues a deep subtree
     /// on a larger stack while the render's task waits.
     public var onCaughtError: (@Sendable (CaughtError) -> Void)?
     /// Called once with the ``RenderError`` of an error no ``ErrorBoundary`` caught, just before
-    /// the render throws it (or, for a stream or live frames, ends by throwing it).
+    /// the render throws it (or, for a stream or live frames, ends by throwing it). Set it with
+    /// ``onUncaughtError(_:)``.
     ///
     /// Runs on the render's task, on the caller's actor when the render is isolated to one.
     public var onUncaughtError: (@Sendable (RenderError) -> Void)?
-    /// Called once when the deadline cut the render short, with one ``TimeoutError`` per
+    /// Called once when the ``deadline`` cut the render short, with one ``TimeoutError`` per
     /// ``Suspense`` left showing its fallback (its path, the deadline, the queries it waited
-    /// on), in document order. Called on the render's task, before the render returns.
+    /// on), in document order. Called on the render's task, before the render returns. Set it
+    /// with ``onDeadline(_:)``.
     public var onDeadline: (@Sendable ([TimeoutError]) -> Void)?
 
-    /// Creates options.
+    /// Creates options. The hooks are set with methods, which a trailing closure cannot be
+    /// mistaken for: `RenderOptions(deadline: .seconds(1)).onDeadline { cutOff in … }`.
     /// - Parameters:
     ///   - maxResuspensions: The bound on re-suspensions of one component (default 32).
     ///   - deliveryOrder: The order in which query results are applied (default `.completion`).
     ///   - maxDepth: How deep the tree may nest (default 100,000).
     ///   - clock: The clock of every wait (default `ContinuousClock()`).
     ///   - deadline: How long the render may wait for queries (default: no limit).
-    ///   - onCaughtError: Called with each failure a boundary catches (default none).
-    ///   - onUncaughtError: Called with the error no boundary caught, before the render throws it
-    ///     (default none).
-    ///   - onDeadline: Told what the deadline cut off (default none).
     public init(
         maxResuspensions: Int = 32,
         deliveryOrder: DeliveryOrder = .completion,
         maxDepth: Int = 100_000,
         clock: any Clock<Duration> = ContinuousClock(),
-        deadline: Duration? = nil,
-        onCaughtError: (@Sendable (CaughtError) -> Void)? = nil,
-        onUncaughtError: (@Sendable (RenderError) -> Void)? = nil,
-        onDeadline: (@Sendable ([TimeoutError]) -> Void)? = nil
+        deadline: Duration? = nil
     ) {
         self.maxResuspensions = maxResuspensions
         self.deliveryOrder = deliveryOrder
         self.maxDepth = maxDepth
         self.clock = clock
         self.deadline = deadline
-        self.onCaughtError = onCaughtError
-        self.onUncaughtError = onUncaughtError
-        self.onDeadline = onDeadline
+    }
+
+    /// These options, calling `hook` with each failure a boundary catches (see the
+    /// ``onCaughtError`` property); replaces the hook set before, if any.
+    ///
+    /// ```swift
+    /// let options = RenderOptions().onCaughtError { failure in logger.warning("\(failure)") }
+    /// ```
+    public func onCaughtError(_ hook: @escaping @Sendable (CaughtError) -> Void) -> RenderOptions {
+        var options = self
+        options.onCaughtError = hook
+        return options
+    }
+
+    /// These options, calling `hook` with the error no boundary caught, before the render throws
+    /// it (see the ``onUncaughtError`` property); replaces the hook set before, if any.
+    public func onUncaughtError(_ hook: @escaping @Sendable (RenderError) -> Void) -> RenderOptions {
+        var options = self
+        options.onUncaughtError = hook
+        return options
+    }
+
+    /// These options, calling `hook` with what the ``deadline`` cut off when it passes (see the
+    /// ``onDeadline`` property); replaces the hook set before, if any.
+    ///
+    /// ```swift
+    /// let options = RenderOptions(deadline: .seconds(1)).onDeadline { cutOff in
+    ///     log.warning("cut off: \(cutOff)")
+    /// }
+    /// ```
+    public func onDeadline(_ hook: @escaping @Sendable ([TimeoutError]) -> Void) -> RenderOptions {
+        var options = self
+        options.onDeadline = hook
+        return options
     }
 }

@@ -22,14 +22,15 @@
 /// chunk that closes the page. A consumer that stops iterating cancels the render and its
 /// queries.
 /// - Parameters:
-///   - component: The root of the tree.
+///   - component: The root of the tree, made inside the render (see
+///     ``render(_:as:cache:options:isolation:)``).
 ///   - cache: Where query results are kept; a new one by default.
 ///   - options: The order, a CSP nonce, and the render's own options.
 ///   - isolation: The caller's actor, on which components are evaluated; inferred.
 /// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught in the shell;
 ///   `CancellationError` when the calling task is cancelled before the shell; ``InvalidMarkupError``.
 public func renderStream<C: Component>(
-    _ component: C,
+    _ component: @autoclosure @escaping () throws -> C,
     cache: QueryCache = QueryCache(),
     options: StreamOptions = StreamOptions(),
     isolation: isolated (any Actor)? = #isolation
@@ -41,7 +42,7 @@ public func renderStream<C: Component>(
         // Captured, so that the render runs on the caller's actor, as `render` does.
         _ = isolation
         do {
-            _ = try await _Resolver.run({ component }, cache: cache, options: options.render, consumer: writer)
+            _ = try await _Resolver.run(component, cache: cache, options: options.render, consumer: writer)
             writer.complete()
         } catch {
             writer.fail(error)

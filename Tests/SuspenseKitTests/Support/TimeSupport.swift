@@ -60,5 +60,7 @@ final class Latch: Sendable {
 func options(_ clock: TestClock, deadline: Duration? = nil, onDeadline: (@Sendable ([TimeoutError]) -> Void)? = nil)
     -> RenderOptions
 {
-    RenderOptions(deliveryOrder: .discovery, clock: clock, deadline: deadline, onDeadline: onDeadline)
+    var options = RenderOptions(deliveryOrder: .discovery, clock: clock, deadline: deadline)
+    options.onDeadline = onDeadline
+    return options
 }

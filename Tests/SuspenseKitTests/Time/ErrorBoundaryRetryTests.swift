@@ -57,7 +57,7 @@ struct ErrorBoundaryRetryTests {
         let policy = RetryPolicy(maxAttempts: 3, initialDelay: .seconds(1), multiplier: 2)
         async let output = render(
             Page(flaky: flaky, policy: policy), as: .tree,
-            options: RenderOptions(clock: clock, onCaughtError: { _ in reports.increment() }))
+            options: RenderOptions(clock: clock).onCaughtError { _ in reports.increment() })
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
         try await waitUntil("the second attempt") { flaky.calls.value == 2 }

@@ -11,6 +11,11 @@
 /// less a random share of up to `jitter` of it. An error that says it is not transient
 /// (``RetryableError/isTransient``), a `CancellationError`, and any error once the query is
 /// cancelled end the attempts at once.
+///
+/// Every setting is clamped, so that no policy can trap: delays are at least zero and at most
+/// 100 years (a wait that long never ends), the multiplier is at least 1, and the jitter and
+/// each number `random` returns count as the nearest of 0 and 1 (NaN as 0). The clamps apply
+/// to settings changed after creation too.
 public struct RetryPolicy: Sendable {
     /// How many times the query runs at most, the first run included.
     public var maxAttempts: Int
@@ -29,11 +34,14 @@ public struct RetryPolicy: Sendable {
     /// Creates a policy.
     /// - Parameters:
     ///   - maxAttempts: How many times the query runs at most, the first run included (at least 1).
-    ///   - initialDelay: The wait after the first failure (default 100 ms).
-    ///   - multiplier: What each further wait is multiplied by (default 2).
-    ///   - maxDelay: The longest wait (default 5 s).
-    ///   - jitter: The largest share of a wait taken off at random, 0 to 1 (default 0: none).
-    ///   - random: A number in `0..<1` for the jitter (default `Double.random(in: 0..<1)`).
+    ///   - initialDelay: The wait after the first failure (default 100 ms; 0 to 100 years).
+    ///   - multiplier: What each further wait is multiplied by (default 2; at least 1, NaN counts
+    ///     as 1, and a product past `maxDelay` is `maxDelay`).
+    ///   - maxDelay: The longest wait (default 5 s; 0 to 100 years).
+    ///   - jitter: The largest share of a wait taken off at random, 0 to 1 (default 0: none; NaN
+    ///     counts as 0).
+    ///   - random: A number in `0..<1` for the jitter (default `Double.random(in: 0..<1)`; NaN
+    ///     counts as 0, and a number outside 0 to 1 as the nearest of them).
     public init(
         maxAttempts: Int = 3,
         initialDelay: Duration = .milliseconds(100),
@@ -43,27 +51,47 @@ public struct RetryPolicy: Sendable {
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.maxAttempts = max(1, maxAttempts)
-        self.initialDelay = max(.zero, initialDelay)
-        self.multiplier = multiplier.isFinite ? max(1, multiplier) : 1
-        self.maxDelay = max(.zero, maxDelay)
-        self.jitter = jitter.isFinite ? min(1, max(0, jitter)) : 0
+        self.initialDelay = initialDelay.clampedWait
+        self.multiplier = Self.factor(multiplier)
+        self.maxDelay = maxDelay.clampedWait
+        self.jitter = Self.share(jitter)
         self.random = random
     }
 
     /// The wait after the `attempt`-th failed attempt (1 for the first).
     public func delay(afterAttempt attempt: Int) -> Duration {
-        var delay = initialDelay
-        var step = 1
-        while step < attempt, delay < maxDelay {
-            delay = delay * multiplier
-            step += 1
+        let ceiling = maxDelay.clampedWait
+        var delay = min(initialDelay.clampedWait, ceiling)
+        if attempt > 1 {
+            delay = delay.scaled(by: Self.power(Self.factor(multiplier), attempt - 1), atMost: ceiling)
         }
-        delay = min(delay, maxDelay)
+        let jitter = Self.share(jitter)
         if jitter > 0 {
-            let share = min(max(random(), 0), 1) * jitter
-            delay = delay * (1 - share)
+            delay = delay.scaled(by: 1 - Self.share(random()) * jitter, atMost: delay)
         }
         return delay
+    }
+
+    /// A multiplier as it is used: at least 1, NaN as 1.
+    private static func factor(_ multiplier: Double) -> Double {
+        multiplier.isNaN ? 1 : max(1, multiplier)
+    }
+
+    /// A share as it is used: 0 to 1, NaN as 0.
+    private static func share(_ value: Double) -> Double {
+        value.isNaN ? 0 : min(max(value, 0), 1)
+    }
+
+    /// `base` (at least 1) to the power `exponent` (at least 1), by squaring: no more steps than
+    /// the exponent has bits, and infinity rather than a trap when it overflows.
+    private static func power(_ base: Double, _ exponent: Int) -> Double {
+        var (result, base, exponent) = (1.0, base, exponent)
+        while exponent > 0, result.isFinite {
+            if exponent & 1 == 1 { result *= base }
+            base *= base
+            exponent >>= 1
+        }
+        return result
     }
 
     /// Whether a run that failed with `error` after `attempt` attempts is tried again.

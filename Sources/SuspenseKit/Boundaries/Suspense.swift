@@ -18,7 +18,8 @@
 /// nearest ``ErrorBoundary`` above it. `fallbackDelay` and `minimumFallbackDuration` shape what
 /// streams and frames show: content that resolves within the delay appears at once, never as a
 /// fallback, and a fallback once shown stays at least the minimum, so that it does not flash.
-/// Every time is measured on ``RenderOptions/clock``.
+/// Every time is measured on ``RenderOptions/clock``; a negative time counts as zero, and one of
+/// 100 years or more as forever (such a timeout never fires).
 public struct Suspense<Content: Component, Fallback: Component>: Component {
     public typealias Body = Never
 
@@ -33,7 +34,8 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
     /// Creates a boundary with a fallback.
     /// - Parameters:
     ///   - timeout: How long the fallback may show before the boundary fails with a
-    ///     ``TimeoutError`` (default: no limit).
+    ///     ``TimeoutError`` (default: no limit; a negative timeout is zero, and one of 100 years
+    ///     or more is no limit).
     ///   - fallbackDelay: How long content may take before the fallback is shown in a stream or
     ///     frames; content that resolves sooner is shown at once (default: none).
     ///   - minimumFallbackDuration: How long a fallback, once shown, stays before the content
@@ -59,7 +61,8 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
     /// again with its value.
     /// - Parameters:
     ///   - timeout: How long the fallback may show before the boundary fails with a
-    ///     ``TimeoutError`` (default: no limit).
+    ///     ``TimeoutError`` (default: no limit; a negative timeout is zero, and one of 100 years
+    ///     or more is no limit).
     ///   - fallbackDelay: How long content may take before the fallback is shown in a stream or
     ///     frames; content that resolves sooner is shown at once (default: none).
     ///   - minimumFallbackDuration: How long a fallback, once shown, stays before the content
@@ -125,6 +128,11 @@ extension Suspense where Fallback == Text {
 
 /// A Suspense's timeout and fallback timing. Not API: public only because the inlinable
 /// `Suspense._resolve` passes it to the resolver.
+///
+/// Each setting is a wait (`Duration+Waits`): a negative timeout is zero (it fires at once), and
+/// a negative or zero delay or minimum is none. A timeout of `Duration.longestWait` or more is no
+/// timeout; a delay or minimum that long is kept as `Duration.longestWait`, a hold that never
+/// ends. So the resolver's sums of these with times since the render's start cannot overflow.
 public struct _SuspenseTiming: Sendable {
     let timeout: Duration?
     let fallbackDelay: Duration?
@@ -134,8 +142,8 @@ public struct _SuspenseTiming: Sendable {
     @usableFromInline
     init?(timeout: Duration?, fallbackDelay: Duration?, minimumFallbackDuration: Duration?) {
         if timeout == nil && fallbackDelay == nil && minimumFallbackDuration == nil { return nil }
-        self.timeout = timeout.map { max($0, .zero) }
-        self.fallbackDelay = fallbackDelay.flatMap { $0 > .zero ? $0 : nil }
-        self.minimumFallbackDuration = minimumFallbackDuration.flatMap { $0 > .zero ? $0 : nil }
+        self.timeout = timeout.flatMap { $0.neverArrives ? nil : max($0, .zero) }
+        self.fallbackDelay = fallbackDelay.flatMap { $0 > .zero ? $0.clampedWait : nil }
+        self.minimumFallbackDuration = minimumFallbackDuration.flatMap { $0 > .zero ? $0.clampedWait : nil }
     }
 }

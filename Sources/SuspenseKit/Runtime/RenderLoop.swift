@@ -109,7 +109,7 @@ extension _Resolver {
             for suspense in resolver.takeTimed() where resolver.isPending(suspense) {
                 let record = resolver.records.suspenses[suspense]
                 if let timeout = record.timing?.timeout {
-                    timers.armTimeout(for: suspense, at: record.pendingSince + timeout)
+                    timers.armTimeout(for: suspense, at: record.pendingSince.saturatingAdding(timeout))
                 }
             }
             for (suspense, until) in resolver.takeHeld() {

@@ -33,21 +33,27 @@ final class RenderTimers {
     /// Whether a resolution is held back for fallback timing.
     var hasRechecks: Bool { !rechecks.isEmpty }
 
-    /// Fires `.deadline` at `offset` from the render's start.
+    /// Fires `.deadline` at `offset` from the render's start; a deadline `Duration.longestWait`
+    /// or more away is no deadline, and a negative one is the render's start.
     func armDeadline(at offset: Duration) {
+        guard !offset.neverArrives else { return }
         deadline = start(at: offset, firing: .deadline)
     }
 
     /// Fires the timeout of `suspense` at `offset` from the render's start, replacing one armed
-    /// before.
+    /// before; a timeout that never arrives (`Duration.longestWait` or more) is not armed, so
+    /// that it keeps no render going.
     func armTimeout(for suspense: SuspenseIndex, at offset: Duration) {
         nextGeneration += 1
-        timeouts[suspense]?.task.cancel()
+        timeouts.removeValue(forKey: suspense)?.task.cancel()
+        guard !offset.neverArrives else { return }
         let task = start(at: offset, firing: .timeout(suspense, generation: nextGeneration))
         timeouts[suspense] = (nextGeneration, task)
     }
 
-    /// Fires `.recheck(suspense)` at `offset`, unless one is armed for that time already.
+    /// Fires `.recheck(suspense)` at `offset`, unless one is armed for that time already. A hold
+    /// that never ends (`Duration.longestWait` or more) is armed all the same and never fires:
+    /// the fallback stays for as long as it was asked to.
     func armRecheck(for suspense: SuspenseIndex, at offset: Duration) {
         if let armed = rechecks[suspense] {
             if armed.at == offset { return }

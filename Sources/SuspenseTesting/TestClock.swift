@@ -14,7 +14,18 @@ import Foundation
 /// A sleeper waits for an instant: one whose instant has passed returns at once, so advancing
 /// before a render arms a timer measured from the render's start still fires it. Work that
 /// sleeps *relative to now* (retry backoff) registers its sleep only when it gets there: wait
-/// for it with ``waitForSleepers(_:)`` before advancing past it.
+/// for it with ``waitForSleepers(_:timeout:fileID:filePath:line:column:)`` before advancing past
+/// it.
+///
+/// ## Order of wake-ups
+///
+/// One ``advance(by:)`` wakes the sleepers it passes one at a time: earliest instant first,
+/// sleepers due at the same instant in the order they began sleeping. Each is resumed only once
+/// the one before it has been seen to wake, that is, its `sleep` is returning (or it was
+/// cancelled). A sleeper wakes on the actor it slept on, so tasks isolated to one actor see their
+/// wake-ups in that order, each running until it next suspends before the next one wakes. Tasks
+/// on the concurrent pool see their `sleep` calls return in that order, but what each does next
+/// may interleave with the next one: nothing in Swift orders two tasks on the pool.
 public final class TestClock: Clock, @unchecked Sendable {
     /// A point in the test clock's time: the time since the clock was created.
     public struct Instant: InstantProtocol, Sendable {
@@ -42,21 +53,28 @@ public final class TestClock: Clock, @unchecked Sendable {
         }
     }
 
-    private struct Sleeper {
+    struct Sleeper {
+        let id: Int
         let deadline: Instant
+        /// When it began sleeping, among the clock's sleepers: orders sleepers due together.
+        let armed: Int
         let continuation: CheckedContinuation<Void, any Error>
     }
 
     private let lock = NSLock()
     private var current = Instant(offset: .zero)
-    private var sleepers: [Int: Sleeper] = [:]
+    /// Sleepers whose instant has not come, by id.
+    private(set) var sleepers: [Int: Sleeper] = [:]
     private var nextSleeper = 0
+    private var nextArmed = 0
+    /// Sleepers whose instant came, in the order they wake, not resumed yet.
+    private var due: [Sleeper] = []
+    /// The sleeper resumed last, until it is seen to wake: the next waits for it.
+    private var waking: Int?
     /// Tests waiting for sleepers, by number: each with what it waits for, checked with the lock
     /// held.
-    private var watchers:
-        [Int: (isSatisfied: ([Int: Sleeper]) -> Bool, continuation: CheckedContinuation<Void, Never>)] =
-            [:]
-    private var nextWatcher = 0
+    var watchers: [Int: Watcher] = [:]
+    var nextWatcher = 0
 
     /// Creates a clock at time zero.
     public init() {}
@@ -74,21 +92,38 @@ public final class TestClock: Clock, @unchecked Sendable {
         locked { sleepers.count }
     }
 
-    /// Waits until `deadline` has been reached by ``advance(by:)``; returns at once if it has.
-    /// Throws `CancellationError` when the sleeping task is cancelled.
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    #if compiler(>=6.2)
+        /// Waits until `deadline` has been reached by ``advance(by:)``; returns at once if it has.
+        /// Throws `CancellationError` when the sleeping task is cancelled. Runs, and wakes, on the
+        /// caller's actor.
+        nonisolated(nonsending) public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+            try await sleep(until: deadline, isolation: #isolation)
+        }
+    #else
+        /// Waits until `deadline` has been reached by ``advance(by:)``; returns at once if it has.
+        /// Throws `CancellationError` when the sleeping task is cancelled.
+        public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+            try await sleep(until: deadline, isolation: nil)
+        }
+    #endif
+
+    private func sleep(until deadline: Instant, isolation: isolated (any Actor)?) async throws {
         let id: Int = locked {
             nextSleeper += 1
             return nextSleeper
         }
+        // Seen to wake, on the caller's actor: the next sleeper due may wake now.
+        defer { wokeUp(id) }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (resumeNow, ready) = locked { () -> (Bool, [CheckedContinuation<Void, Never>]) in
+            try await withCheckedThrowingContinuation(isolation: isolation) {
+                (continuation: CheckedContinuation<Void, any Error>) in
+                let (resumeNow, ready) = locked { () -> (Bool, [Watcher]) in
                     if deadline <= current || Task.isCancelled { return (true, []) }
-                    sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    nextArmed += 1
+                    sleepers[id] = Sleeper(id: id, deadline: deadline, armed: nextArmed, continuation: continuation)
                     return (false, takeSatisfiedWatchers())
                 }
-                for watcher in ready { watcher.resume() }
+                for watcher in ready { watcher.continuation.resume(returning: .satisfied) }
                 if resumeNow {
                     if Task.isCancelled {
                         continuation.resume(throwing: CancellationError())
@@ -98,72 +133,47 @@ public final class TestClock: Clock, @unchecked Sendable {
                 }
             }
         } onCancel: {
-            let sleeper = locked { sleepers.removeValue(forKey: id) }
+            let sleeper = locked { () -> Sleeper? in
+                if let sleeper = sleepers.removeValue(forKey: id) { return sleeper }
+                guard let index = due.firstIndex(where: { $0.id == id }) else { return nil }
+                return due.remove(at: index)
+            }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
     }
 
-    /// Moves time forward by `duration` and wakes every sleeper whose instant has come, earliest
-    /// first.
+    /// Moves time forward by `duration` (nothing for a negative one) and wakes every sleeper
+    /// whose instant has come, earliest first, one at a time (see "Order of wake-ups" above).
     public func advance(by duration: Duration) {
-        let due: [Sleeper] = locked {
+        let first: Sleeper? = locked {
             current = current.advanced(by: max(duration, .zero))
-            let due = sleepers.filter { $0.value.deadline <= current }
-            for id in due.keys { sleepers[id] = nil }
-            return due.values.sorted { $0.deadline < $1.deadline }
+            let passed = sleepers.values.filter { $0.deadline <= current }
+            for sleeper in passed { sleepers[sleeper.id] = nil }
+            due += passed.sorted { ($0.deadline, $0.armed) < ($1.deadline, $1.armed) }
+            return waking == nil ? takeNextDue() : nil
         }
-        for sleeper in due { sleeper.continuation.resume() }
+        first?.continuation.resume()
     }
 
-    /// Waits until at least `count` tasks are sleeping on the clock: a render has armed its
-    /// timers, or a retried query has begun its backoff. Returns early when the waiting task is
-    /// cancelled (by a test's time limit, say), so that a sleeper that never comes cannot hang
-    /// the test run.
-    public func waitForSleepers(_ count: Int = 1) async {
-        await waitUntil { $0.count >= count }
-    }
-
-    /// Waits until a task sleeps until `offset` after the clock's creation: the one sleeper a
-    /// test means, when others come and go (a timer cancelled as its boundary resolves). Returns
-    /// early, like ``waitForSleepers(_:)``, when the waiting task is cancelled.
-    ///
-    /// ```swift
-    /// await clock.waitForSleeper(dueAt: .milliseconds(200))   // the first backoff
-    /// clock.advance(by: .milliseconds(200))
-    /// await clock.waitForSleeper(dueAt: .milliseconds(600))   // the second, 400 ms later
-    /// ```
-    public func waitForSleeper(dueAt offset: Duration) async {
-        await waitUntil { sleepers in sleepers.values.contains { $0.deadline.offset == offset } }
-    }
-
-    private func waitUntil(_ isSatisfied: @escaping ([Int: Sleeper]) -> Bool) async {
-        let id: Int = locked {
-            nextWatcher += 1
-            return nextWatcher
+    /// The sleeper `id` woke: resumes the next one due, if it was the one resumed last.
+    private func wokeUp(_ id: Int) {
+        let next: Sleeper? = locked {
+            guard waking == id else { return nil }
+            waking = nil
+            return takeNextDue()
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready: Bool = locked {
-                    if isSatisfied(sleepers) || Task.isCancelled { return true }
-                    watchers[id] = (isSatisfied, continuation)
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            let watcher = locked { watchers.removeValue(forKey: id) }
-            watcher?.continuation.resume()
-        }
+        next?.continuation.resume()
     }
 
-    /// The watchers now satisfied, taken out; called with the lock held.
-    private func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-        let satisfied = watchers.filter { $0.value.isSatisfied(sleepers) }
-        for id in satisfied.keys { watchers[id] = nil }
-        return satisfied.values.map(\.continuation)
+    /// Takes the next sleeper due as the one waking; called with the lock held.
+    private func takeNextDue() -> Sleeper? {
+        guard !due.isEmpty else { return nil }
+        let next = due.removeFirst()
+        waking = next.id
+        return next
     }
 
-    private func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
+    func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body()

@@ -44,6 +44,19 @@ final class XCTestReportingTests: XCTestCase {
         XCTAssertTrue(description.contains("@@ -1,1 +1,1 @@\n-expected\n+actual"), description)
     }
 
+    func testWaitingForASleeperThatNeverComesFailsThroughXCTestAndReturns() async {
+        let clock = TestClock()
+        isCapturing = true
+        let line = #line + 1
+        let came = await clock.waitForSleeper(dueAt: .seconds(2), timeout: .zero)
+        isCapturing = false
+        XCTAssertFalse(came)
+        XCTAssertEqual(captured.count, 1)
+        XCTAssertEqual(captured.first?.line, line)
+        let description = captured.first?.description ?? ""
+        XCTAssertTrue(description.contains("expected a sleeper due at 2 s within 0 s; armed: none"), description)
+    }
+
     func testInlineMismatchFailsThroughXCTest() async {
         isCapturing = true
         await assertRender(of: Text("actual"), as: .plain, matches: "expected")

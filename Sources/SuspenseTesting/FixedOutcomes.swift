@@ -13,8 +13,11 @@ public import SuspenseKit
 ///
 /// Each outcome replaces the query's closure and is delivered through the normal query path
 /// (see `QueryCache.stub(_:with:)`): the fallback is rendered first, then the
-/// value or failure, exactly as with a real query. A keyless promise is matched by its label in
-/// the `.tree` format, such as `"Promise<User>"`. Queries without an outcome run for real.
+/// value or failure, exactly as with a real query. A failure for a key read with
+/// `resolveValue(key:retry:query:)` is tried again under its policy, as the query would be: it
+/// fails every attempt, waiting the backoff on the render's clock (advance a ``TestClock`` past
+/// it). A keyless promise is matched by its label in the `.tree` format, such as
+/// `"Promise<User>"`. Queries without an outcome run for real.
 ///
 /// Named so as not to be read as `QueryOutcome`, the outcome of one query, which
 /// it holds one of per key.

@@ -8,6 +8,10 @@ public struct Promise<Value: Sendable>: Error {
     /// can deliver.
     public let key: String?
     let query: @Sendable () async throws -> Value
+    /// How `query` is tried again when it fails, for a promise thrown by
+    /// ``resolveValue(key:retry:query:)``: a stubbed outcome standing for the query is tried
+    /// again the same way (`runQuery`).
+    var retry: RetryRun?
 
     init(key: String?, query: @escaping @Sendable () async throws -> Value) {
         self.key = key
@@ -47,6 +51,7 @@ protocol AnyPromise: Error {
     var key: String? { get }
     var valueType: any Any.Type { get }
     var valueTypeName: String { get }
+    var retry: RetryRun? { get }
     func run() async throws -> any Sendable
 }
 

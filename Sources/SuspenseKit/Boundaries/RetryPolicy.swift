@@ -134,9 +134,28 @@ public protocol RetryableError: Error {
     var isTransient: Bool { get }
 }
 
+/// A policy with the render's clock its backoff waits on: how the query of a promise thrown by
+/// ``resolveValue(key:retry:query:)`` is tried again, and a stubbed outcome standing for it. A
+/// class, so that it adds one reference to every promise, not a policy and a clock.
+final class RetryRun: Sendable {
+    let policy: RetryPolicy
+    let clock: RenderClock
+
+    init(policy: RetryPolicy, clock: RenderClock) {
+        self.policy = policy
+        self.clock = clock
+    }
+
+    /// Runs `query` under the policy.
+    func run<Value>(_ query: @Sendable () async throws -> Value) async throws -> Value {
+        try await policy.run(sleepingOn: clock, query)
+    }
+}
+
 /// ``resolveValue(key:query:)``, with failed runs tried again under `retry`, waiting on the
 /// render's clock between attempts. The component shows its ``Suspense``'s fallback while it
-/// waits; only the last failure is stored and reaches the ``ErrorBoundary``.
+/// waits; only the last failure is stored and reaches the ``ErrorBoundary``. A failure stubbed
+/// for the key (`QueryCache.stub(_:with:)`) is tried again in the same way, failing each time.
 /// - Parameters:
 ///   - key: Identifies the query's result in the cache.
 ///   - retry: How often, and after what waits, a failed run is tried again.
@@ -146,6 +165,13 @@ public func resolveValue<Value: Sendable>(
     retry: RetryPolicy,
     query: @escaping @Sendable () async throws -> Value
 ) throws -> Value {
-    let clock = RenderScope.current?.clock ?? RenderClock(ContinuousClock())
-    return try resolveValue(key: key) { try await retry.run(sleepingOn: clock, query) }
+    let run = RetryRun(policy: retry, clock: RenderScope.current?.clock ?? RenderClock(ContinuousClock()))
+    do {
+        return try resolveValue(key: key) { try await run.run(query) }
+    } catch let promise as Promise<Value> {
+        // Carries its policy, so that a stub standing for the query is tried again the same way.
+        var retried = promise
+        retried.retry = run
+        throw retried
+    }
 }

@@ -81,8 +81,17 @@ func runQuery(
     _ promise: any AnyPromise, label: String, stub: QueryOutcome?
 ) async -> Result<any Sendable, any Error> {
     switch stub {
+    // A value succeeds at the first attempt, retried or not.
     case .value(let value)?: return .success(value)
-    case .failure(let error)?: return .failure(error)
+    case .failure(let error)?:
+        // A stub stands for the query: read with a retry policy, each attempt fails with the
+        // stubbed error, and the policy waits its backoff on the render's clock in between.
+        guard let retry = promise.retry else { return .failure(error) }
+        do {
+            return .success(try await retry.run { () async throws -> any Sendable in throw error })
+        } catch {
+            return .failure(error)
+        }
     case .pending?, nil: break
     }
     do {

@@ -115,6 +115,15 @@ struct TimeSafetyTests {
                 == "failed: TimedPage > ErrorBoundary > Suspense timed out after 1.0 seconds waiting on slow")
     }
 
+    @Test func aHugeCacheLifetimeKeepsResultsForever() {
+        // A lifetime is only compared with the time since a result was stored: nothing to clamp.
+        let clock = TestClock()
+        let cache = QueryCache(lifetime: .seconds(Int64.max), clock: clock)
+        cache.store("value", for: "a")
+        clock.advance(by: .seconds(200 * 365 * 86_400))
+        #expect(cache.value(for: "a", as: String.self) == "value")
+    }
+
     @Test func negativeDurationsCountAsZero() async throws {
         let policy = RetryPolicy(initialDelay: .seconds(-1), maxDelay: .seconds(-1))
         #expect(policy.delay(afterAttempt: 3) == .zero)

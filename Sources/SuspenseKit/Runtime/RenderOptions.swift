@@ -32,7 +32,8 @@ public struct RenderOptions: Sendable {
     /// running is cancelled (one that ignores cancellation no longer holds the render: its late
     /// result is dropped), and the render returns the page. Content still pending outside every
     /// `Suspense` has no fallback to show: the render then throws a ``RenderError`` with a
-    /// ``TimeoutError``. `nil` (the default) waits as long as the queries take.
+    /// ``TimeoutError``. `nil` (the default) waits as long as the queries take, as does a
+    /// deadline of 100 years or more; a negative one counts as zero.
     public var deadline: Duration?
     /// How many levels of evaluation a pass keeps on the machine stack before it defers the
     /// subtree below (see Resolver+Pass). Not API: tests lower it to defer at every level and

@@ -25,7 +25,8 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
     private let status: HTTPResponse.Status
     private let headers: HTTPFields
 
-    /// Renders `component` until its shell is ready.
+    /// Renders `component` until its shell is ready. The page is made inside the render, so a
+    /// page whose initializer reads data suspends like any component.
     /// - Parameters:
     ///   - component: The page.
     ///   - cache: Where query results are kept; a new one by default.
@@ -36,7 +37,7 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
     ///     logged and the client gets a 500 with a small page that does not show the error.
     ///   - isolation: The caller's actor, on which components are evaluated; inferred.
     public init<C: Component>(
-        _ component: C,
+        _ component: @autoclosure @escaping () throws -> C,
         cache: QueryCache = QueryCache(),
         options: StreamOptions = StreamOptions(),
         status: HTTPResponse.Status = .ok,
@@ -47,7 +48,7 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
         self.status = status
         self.headers = headers
         do {
-            outcome = .stream(try await renderStream(component, cache: cache, options: options))
+            outcome = .stream(try await renderStream(try component(), cache: cache, options: options))
         } catch {
             outcome = .shellFailed(error, custom: onShellError?(error))
         }

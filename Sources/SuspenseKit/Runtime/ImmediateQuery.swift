@@ -151,6 +151,14 @@ extension QueryCache {
         }
     }
 
+    /// Calls `start`, which starts a query's task, with the render's scope unbound: the task
+    /// copies the caller's task-local values (a request id, a tracing context) but not the
+    /// scope, so that a query is never part of the render that started it.
+    @usableFromInline
+    static func _outsideRender(_ start: () -> Task<Void, Never>) -> Task<Void, Never> {
+        RenderScope.$current.withValue(nil, operation: start)
+    }
+
     /// Marks this thread as starting `start`'s run; returns what `_end` restores.
     @usableFromInline
     static func _begin(_ start: _QueryStart) -> ImmediateStart.Saved {

@@ -71,6 +71,16 @@ extension QueryCache {
     }
 
     private func read(_ key: String, mailbox: QueryMailbox) throws -> _QueryRead {
+        // A result delivered to this render, or a failure it met, is what its components read
+        // until it ends, though the cache may have let it expire since: else a component
+        // evaluated again once its result arrived would find it gone and run the query again,
+        // and again.
+        if rendersKeepResults, let entry = mailbox.kept(key) {
+            let found = try Self.read(entry)
+            // Delivered by a run this render started and has not applied yet: suspend on it.
+            if case .value = found, mailbox.isAwaiting(key) { return .suspend }
+            return found
+        }
         let now = now()
         let found: _QueryRead = try state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(key) }
@@ -123,7 +133,7 @@ extension QueryCache {
             return try read(key)
         } catch let failure as StoredFailure {
             if let scope = RenderScope.current, !scope.mailbox.isAwaiting(key) {
-                scope.mailbox.noteFailure(key)
+                scope.mailbox.noteFailure(key, keeping: scope.cache.rendersKeepResults ? failure.error : nil)
                 throw failure.error
             }
             // Stored by a run this render started and has not applied yet: suspend on it.
@@ -177,7 +187,7 @@ extension QueryCache {
         case .value:
             return true
         case .failure(let error):
-            start.mailbox.noteFailure(start.key)
+            start.mailbox.noteFailure(start.key, keeping: start.cache.rendersKeepResults ? error : nil)
             throw error
         case .running:
             start.cache.joinOwnRun(start, task: task)
@@ -210,7 +220,7 @@ extension QueryCache {
             break
         case .finishedLater(let entry):
             if let result = entry?.result {
-                mailbox.post(.key(key), result)
+                mailbox.post(.key(key), result, keeping: rendersKeep(result))
             } else {
                 // Forgotten meanwhile (`removeValue`): the render's slot starts it again.
                 mailbox.applied(key)

@@ -200,7 +200,10 @@ extension QueryCache {
             stored = true
             return delivery
         }
-        if let (mailboxes, result) = delivery { mailboxes.forEach { $0.post(.key(key), result) } }
+        if let (mailboxes, result) = delivery {
+            let keeping = rendersKeep(result)
+            mailboxes.forEach { $0.post(.key(key), result, keeping: keeping) }
+        }
         return stored
     }
 
@@ -264,11 +267,18 @@ final class QueryRunner {
             guard keys.insert(key).inserted else { return false }
             // Started by this render's component at once: its result comes to the mailbox.
             if mailbox.isAwaiting(key) { return false }
+            // Delivered to this render already, and kept for it: the same result again, even
+            // though the cache may have forgotten it.
+            if cache.rendersKeepResults, let result = mailbox.kept(key)?.result {
+                keys.remove(key)
+                mailbox.post(query.id, result)
+                return false
+            }
             switch cache.join(key, mailbox: mailbox, promise: query.promise, stub: query.stub) {
             case .stored(let result):
                 // Nothing to wait on: the result goes to the mailbox at once.
                 keys.remove(key)
-                mailbox.post(query.id, result)
+                mailbox.post(query.id, result, keeping: cache.rendersKeep(result))
                 return false
             case .joined:
                 return true
@@ -331,6 +341,7 @@ final class QueryRunner {
         }
         anonymous = [:]
         mailbox.close()
+        mailbox.releaseKept()
         if cache.failureRetention == .dropAfterRender {
             cache.dropFailures(mailbox.takeFailedKeys())
         }

@@ -187,11 +187,77 @@ struct CacheLifetimeTests {
         #expect(runs.value == 400)
     }
 
-    @Test func anErrorBoundaryTryingAgainRunsAFailureTheRenderKept() async throws {
+    /// Reads `key`, whose query waits for `latch` and then fails; counts its runs.
+    struct LatchedFailure: Component {
+        init(_ key: String, latch: Latch, runs: Counter) throws {
+            let _: String = try resolveValue(key: key) {
+                runs.increment()
+                await latch.wait()
+                throw TestFailure("\(key) down")
+            }
+        }
+        var body: some Component { Text("never") }
+    }
+
+    /// Reads `key`, whose query waits for `latch`.
+    struct LatchedReader: Component {
+        let value: String
+        init(_ key: String, latch: Latch, runs: Counter) throws {
+            value = try resolveValue(key: key) {
+                runs.increment()
+                await latch.wait()
+                return key
+            }
+        }
+        var body: some Component { Text(value) }
+    }
+
+    @Test func aFailureDroppedByOneRenderStaysForAnotherThatWasDeliveredIt() async throws {
+        let cache = QueryCache(failures: .dropAfterRender)
+        let runs = Counter()
+        let failing = Latch()
+        let holding = Latch()
+        let holdRuns = Counter()
+        func page(holding: Latch?) -> some Component {
+            ErrorBoundary {
+                Suspense {
+                    // With `.discovery` delivery, the second render applies the failure only
+                    // once its earlier query answered: after the first render has ended.
+                    if let holding { try LatchedReader("hold", latch: holding, runs: holdRuns) }
+                    try LatchedFailure("shared", latch: failing, runs: runs)
+                }
+            } fallback: { error in
+                Text("failed: \(error)")
+            }
+        }
+        let first = Task { try await render(page(holding: nil), as: .plain, cache: cache) }
+        try await waitUntil("the first render's run to start") { runs.value == 1 }
+        let second = Task {
+            try await render(
+                page(holding: holding), as: .plain, cache: cache, options: RenderOptions(deliveryOrder: .discovery))
+        }
+        try await waitUntil("both renders to wait on the run") {
+            cache.subscriberCount(of: "shared") == 2 && holdRuns.value == 1
+        }
+        failing.open()
+        #expect(try await first.value == "failed: shared down")
+        // The first render ended and dropped the failure, for renders to come.
+        #expect(!cache.contains("shared"))
+        holding.open()
+        // The second render reads the failure it was delivered: no second run.
+        #expect(try await second.value == "failed: shared down")
+        #expect(runs.value == 1)
+        #expect(!cache.contains("shared"))
+    }
+
+    @Test(arguments: [false, true])
+    func anErrorBoundaryTryingAgainRunsAFailureTheRenderKept(expires: Bool) async throws {
         // What a render keeps of its failures is forgotten when a boundary tries its content
         // again, as the cache's failure is.
         let clock = TestClock()
-        let cache = QueryCache(lifetime: .seconds(60), clock: clock)
+        let cache =
+            expires
+            ? QueryCache(lifetime: .seconds(60), clock: clock) : QueryCache(failures: .dropAfterRender)
         let flaky = Flaky(failures: 1)
         let page = Suspense {
             ErrorBoundary(retry: RetryPolicy(maxAttempts: 2, initialDelay: .zero)) {

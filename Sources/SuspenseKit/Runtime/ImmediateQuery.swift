@@ -72,9 +72,9 @@ extension QueryCache {
 
     private func read(_ key: String, mailbox: QueryMailbox) throws -> _QueryRead {
         // A result delivered to this render, or a failure it met, is what its components read
-        // until it ends, though the cache may have let it expire since: else a component
-        // evaluated again once its result arrived would find it gone and run the query again,
-        // and again.
+        // until it ends, though the cache may have forgotten it since (expired, or dropped as
+        // another render ended): else a component evaluated again once its result arrived
+        // would find it gone and run the query again, and again.
         if rendersKeepResults, let entry = mailbox.kept(key) {
             let found = try Self.read(entry)
             // Delivered by a run this render started and has not applied yet: suspend on it.

@@ -1,7 +1,7 @@
 // The mailbox of one render: where its query results and fired timers arrive, from any thread,
 // the render's log of the failures it met (for a cache that drops failures, and for an
 // ErrorBoundary that tries again), and the results it keeps for its components when the cache
-// may let them expire before the render ends.
+// may forget them before the render ends.
 import Synchronization
 
 /// Where query results reach one render, from any thread, in the order they arrive.
@@ -107,7 +107,7 @@ final class QueryMailbox: Sendable {
     }
 
     /// The result kept for `key`: delivered to the render, or a failure it met, while its
-    /// cache may have let it expire.
+    /// cache may have forgotten it (expired, or dropped when another render ended).
     func kept(_ key: String) -> QueryCache.Entry? {
         if !keepsAny.load(ordering: .relaxed) { return nil }
         return state.withLock { $0.kept[key] }

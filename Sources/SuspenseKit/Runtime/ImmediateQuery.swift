@@ -71,6 +71,16 @@ extension QueryCache {
     }
 
     private func read(_ key: String, mailbox: QueryMailbox) throws -> _QueryRead {
+        // A result delivered to this render, or a failure it met, is what its components read
+        // until it ends, though the cache may have forgotten it since (expired, or dropped as
+        // another render ended): else a component evaluated again once its result arrived
+        // would find it gone and run the query again, and again.
+        if rendersKeepResults, let entry = mailbox.kept(key) {
+            let found = try Self.read(entry)
+            // Delivered by a run this render started and has not applied yet: suspend on it.
+            if case .value = found, mailbox.isAwaiting(key) { return .suspend }
+            return found
+        }
         let now = now()
         let found: _QueryRead = try state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(key) }
@@ -123,7 +133,7 @@ extension QueryCache {
             return try read(key)
         } catch let failure as StoredFailure {
             if let scope = RenderScope.current, !scope.mailbox.isAwaiting(key) {
-                scope.mailbox.noteFailure(key)
+                scope.mailbox.noteFailure(key, keeping: scope.cache.rendersKeepResults ? failure.error : nil)
                 throw failure.error
             }
             // Stored by a run this render started and has not applied yet: suspend on it.
@@ -151,6 +161,14 @@ extension QueryCache {
         }
     }
 
+    /// Calls `start`, which starts a query's task, with the render's scope unbound: the task
+    /// copies the caller's task-local values (a request id, a tracing context) but not the
+    /// scope, so that a query is never part of the render that started it.
+    @usableFromInline
+    static func _outsideRender(_ start: () -> Task<Void, Never>) -> Task<Void, Never> {
+        RenderScope.$current.withValue(nil, operation: start)
+    }
+
     /// Marks this thread as starting `start`'s run; returns what `_end` restores.
     @usableFromInline
     static func _begin(_ start: _QueryStart) -> ImmediateStart.Saved {
@@ -169,7 +187,7 @@ extension QueryCache {
         case .value:
             return true
         case .failure(let error):
-            start.mailbox.noteFailure(start.key)
+            start.mailbox.noteFailure(start.key, keeping: start.cache.rendersKeepResults ? error : nil)
             throw error
         case .running:
             start.cache.joinOwnRun(start, task: task)
@@ -202,7 +220,7 @@ extension QueryCache {
             break
         case .finishedLater(let entry):
             if let result = entry?.result {
-                mailbox.post(.key(key), result)
+                mailbox.post(.key(key), result, keeping: rendersKeep(result))
             } else {
                 // Forgotten meanwhile (`removeValue`): the render's slot starts it again.
                 mailbox.applied(key)

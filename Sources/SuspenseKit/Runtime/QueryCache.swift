@@ -14,8 +14,9 @@ import Synchronization
 ///
 /// How long results are used is the cache's choice: ``FailureRetention`` says whether a failure
 /// is kept for later renders, and a `lifetime` makes values and failures expire on the cache's
-/// clock, after which the next reader runs the query again. ``removeValue(for:)`` and
-/// ``removeAll()`` forget results by hand.
+/// clock, after which the next reader runs the query again. Either way, a result delivered to a
+/// render (and a failure it met) is what that render's components read until it ends.
+/// ``removeValue(for:)`` and ``removeAll()`` forget results by hand.
 public final class QueryCache: Sendable {
     /// Whether a failed query's error is kept for later renders.
     public enum FailureRetention: Sendable {
@@ -23,7 +24,8 @@ public final class QueryCache: Sendable {
         /// query again (the default).
         case keep
         /// Kept only while the renders that met it run: once one of them ends, the failure is
-        /// forgotten and the next render runs the query again.
+        /// forgotten and the next render runs the query again (a render that met it still
+        /// reads it until it ends).
         case dropAfterRender
     }
 
@@ -182,6 +184,11 @@ public final class QueryCache: Sendable {
     let failureRetention: FailureRetention
     /// The cache's clock, when results expire.
     private let clock: RenderClock?
+    /// Whether the cache may forget a result while a render that was handed it still runs
+    /// (results expire, or failures are dropped when a render ends): each render then keeps
+    /// what it was delivered, and the failures it met, for its own components to read until it
+    /// ends (`QueryMailbox.kept`). False by default: nothing is kept twice.
+    let rendersKeepResults: Bool
 
     /// Creates an empty cache.
     /// - Parameters:
@@ -198,6 +205,16 @@ public final class QueryCache: Sendable {
         state = Locked(State(lifetime: lifetime))
         failureRetention = failures
         self.clock = lifetime == nil ? nil : RenderClock(clock)
+        rendersKeepResults = lifetime != nil || failures == .dropAfterRender
+    }
+
+    /// Whether a render delivered `result` keeps it for its components until it ends: any
+    /// result when results expire, a failure when failures are dropped after a render.
+    func rendersKeep(_ result: Result<any Sendable, any Error>) -> Bool {
+        guard rendersKeepResults else { return false }
+        if clock != nil { return true }
+        if case .failure = result { return true }
+        return false
     }
 
     /// How many results are stored.
@@ -321,6 +338,13 @@ public final class QueryCache: Sendable {
             $0.removeAllStored()
             $0.stubs.removeAll()
         }
+    }
+
+    /// Forgets the failures a render met, in the cache and in what the render keeps, so that
+    /// its components run those queries again (an ErrorBoundary trying its content again).
+    func dropFailures(_ met: QueryMailbox.FailuresMet) {
+        met.mailbox.forgetKeptFailures(met.keys)
+        dropFailures(met.keys)
     }
 
     /// Forgets the failures stored under `keys` (`.dropAfterRender`, when a render that met

@@ -1,6 +1,7 @@
 // The mailbox of one render: where its query results and fired timers arrive, from any thread,
-// and the render's log of the failures it met (for a cache that drops failures, and for an
-// ErrorBoundary that tries again).
+// the render's log of the failures it met (for a cache that drops failures, and for an
+// ErrorBoundary that tries again), and the results it keeps for its components when the cache
+// may forget them before the render ends.
 import Synchronization
 
 /// Where query results reach one render, from any thread, in the order they arrive.
@@ -20,11 +21,16 @@ final class QueryMailbox: Sendable {
         /// Keys the render's components started on the immediate path that did not finish at
         /// once, until the render applies their result.
         var awaiting: Set<String> = []
+        /// The results delivered to the render and the failures it met, by key, when its cache
+        /// may forget them before the render ends (see `QueryCache.rendersKeepResults`).
+        var kept: [String: QueryCache.Entry] = [:]
     }
 
     private let state = Locked(State())
     /// How many keys `awaiting` holds: reads skip the lock when none.
     private let awaitingCount = Atomic<Int>(0)
+    /// Whether `kept` holds anything: reads skip the lock when not.
+    private let keepsAny = Atomic<Bool>(false)
 
     /// A component of the render started `key` at once and it did not finish at once: its
     /// result reaches the render through this mailbox, and until the render applies it, every
@@ -69,9 +75,13 @@ final class QueryMailbox: Sendable {
         }
     }
 
-    func post(_ query: QueryID, _ result: Result<any Sendable, any Error>) {
+    /// Delivers a query's result to the render. With `keeping`, a key's result also stays
+    /// readable by the render's components until it ends (see `kept(_:)`), whatever becomes of
+    /// it in the cache.
+    func post(_ query: QueryID, _ result: Result<any Sendable, any Error>, keeping: Bool = false) {
         let waiter: CheckedContinuation<[Delivery]?, Never>? = state.withLock { state in
             if state.isClosed { return nil }
+            if keeping, case .key(let key) = query { keep(QueryCache.Entry(result), for: key, in: &state) }
             if let waiter = state.waiter {
                 state.waiter = nil
                 return waiter
@@ -82,9 +92,44 @@ final class QueryMailbox: Sendable {
         waiter?.resume(returning: [(query, result)])
     }
 
-    /// The render met the failure stored under `key`.
-    func noteFailure(_ key: String) {
-        state.withLock { $0.failureLog.append(key) }
+    /// The render met the failure stored under `key`; with `keeping`, the failure stays
+    /// readable by its components until it ends, whatever becomes of it in the cache.
+    func noteFailure(_ key: String, keeping error: (any Error)? = nil) {
+        state.withLock { state in
+            state.failureLog.append(key)
+            if let error, !state.isClosed { keep(.failure(error), for: key, in: &state) }
+        }
+    }
+
+    private func keep(_ entry: QueryCache.Entry, for key: String, in state: inout State) {
+        state.kept[key] = entry
+        keepsAny.store(true, ordering: .relaxed)
+    }
+
+    /// The result kept for `key`: delivered to the render, or a failure it met, while its
+    /// cache may have forgotten it (expired, or dropped when another render ended).
+    func kept(_ key: String) -> QueryCache.Entry? {
+        if !keepsAny.load(ordering: .relaxed) { return nil }
+        return state.withLock { $0.kept[key] }
+    }
+
+    /// Forgets the failures kept for `keys`: an ErrorBoundary tries its content again.
+    func forgetKeptFailures(_ keys: Set<String>) {
+        guard keepsAny.load(ordering: .relaxed) else { return }
+        state.withLock { state in
+            for key in keys {
+                if case .failure? = state.kept[key] { state.kept[key] = nil }
+            }
+        }
+    }
+
+    /// Lets go of every kept result: the render ended.
+    func releaseKept() {
+        guard keepsAny.load(ordering: .relaxed) else { return }
+        state.withLock { state in
+            state.kept = [:]
+            keepsAny.store(false, ordering: .relaxed)
+        }
     }
 
     /// How many failures the render met so far.
@@ -92,9 +137,17 @@ final class QueryMailbox: Sendable {
         state.withLock { $0.failureLog.count }
     }
 
-    /// The keys of the failures met since the render had met `count`.
-    func failures(since count: Int) -> Set<String> {
-        state.withLock { Set($0.failureLog[min(count, $0.failureLog.count)...]) }
+    /// The failures met since the render had met `count`, to forget (`QueryCache.dropFailures`).
+    func failures(since count: Int) -> FailuresMet {
+        let keys = state.withLock { Set($0.failureLog[min(count, $0.failureLog.count)...]) }
+        return FailuresMet(keys: keys, mailbox: self)
+    }
+
+    /// Failures a render met, by key: forgetting them forgets them in the cache and in what the
+    /// render keeps, so that its components run their queries again.
+    struct FailuresMet {
+        let keys: Set<String>
+        let mailbox: QueryMailbox
     }
 
     /// The keys whose failure the render met.

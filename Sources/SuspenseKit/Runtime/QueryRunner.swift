@@ -101,6 +101,17 @@ func runQuery(
     }
 }
 
+/// Starts the task of a query the runner runs. Not detached, so that the query keeps the
+/// task-local values of the render that starts it (a request id, a tracing context) and its
+/// priority; made in this nonisolated function, so that it runs on no actor of the render's;
+/// and without the render's scope, so that the query is not part of the render. Its task is
+/// cancelled only through its handle, as a detached one was.
+func startQueryTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    // The runner starts queries between passes, where the scope is not bound: nothing to unbind.
+    if RenderScope.current == nil { return Task(operation: operation) }
+    return RenderScope.$current.withValue(nil) { Task(operation: operation) }
+}
+
 /// What a query threw, as it is stored: a promise thrown from inside a query is a
 /// `SuspenseError`, since a query cannot suspend on another; any other error as it is.
 func queryFailure(_ error: any Error, query: String) -> any Error {
@@ -158,7 +169,7 @@ extension QueryCache {
         var running = InFlightQuery(run: run, mailbox: mailbox)
         // Created under the lock: the task's completion takes the lock, so it cannot finish
         // before its handle is stored.
-        running.task = Task.detached { [self] in
+        running.task = startQueryTask { [self] in
             let result = await runQuery(promise, label: key, stub: stub)
             self.complete(key, run: run, hash: probe.hash, with: result)
         }
@@ -198,7 +209,10 @@ extension QueryCache {
             stored = true
             return delivery
         }
-        if let (mailboxes, result) = delivery { mailboxes.forEach { $0.post(.key(key), result) } }
+        if let (mailboxes, result) = delivery {
+            let keeping = rendersKeep(result)
+            mailboxes.forEach { $0.post(.key(key), result, keeping: keeping) }
+        }
         return stored
     }
 
@@ -262,11 +276,18 @@ final class QueryRunner {
             guard keys.insert(key).inserted else { return false }
             // Started by this render's component at once: its result comes to the mailbox.
             if mailbox.isAwaiting(key) { return false }
+            // Delivered to this render already, and kept for it: the same result again, even
+            // though the cache may have forgotten it.
+            if cache.rendersKeepResults, let result = mailbox.kept(key)?.result {
+                keys.remove(key)
+                mailbox.post(query.id, result)
+                return false
+            }
             switch cache.join(key, mailbox: mailbox, promise: query.promise, stub: query.stub) {
             case .stored(let result):
                 // Nothing to wait on: the result goes to the mailbox at once.
                 keys.remove(key)
-                mailbox.post(query.id, result)
+                mailbox.post(query.id, result, keeping: cache.rendersKeep(result))
                 return false
             case .joined:
                 return true
@@ -275,7 +296,7 @@ final class QueryRunner {
             }
         case .anonymous(let number):
             let (id, promise, label, stub, mailbox) = (query.id, query.promise, query.label, query.stub, mailbox)
-            anonymous[number] = Task.detached {
+            anonymous[number] = startQueryTask {
                 let result = await runQuery(promise, label: label, stub: stub)
                 mailbox.post(id, result)
             }
@@ -329,6 +350,7 @@ final class QueryRunner {
         }
         anonymous = [:]
         mailbox.close()
+        mailbox.releaseKept()
         if cache.failureRetention == .dropAfterRender {
             cache.dropFailures(mailbox.takeFailedKeys())
         }

@@ -9,17 +9,20 @@
 // path, so the fallback frame is still rendered first.
 
 /// What the components of one render read queries through: the render's cache, and the mailbox
-/// its results reach; and the environment of the place being evaluated. Bound as a task-local
-/// while the render evaluates components. A class, so that reading the task-local costs one
-/// retain, not one per field.
+/// its results reach; and the environment of the place being evaluated. A class, so that reading
+/// it costs one retain, not one per field.
+///
+/// Bound to the thread running a pass (`bind`), not as a task-local: a pass is synchronous, so
+/// the components it makes run on that thread; and queries, which copy the task-local values of
+/// the render that starts them, copy nothing of the render itself (binding the scope as a
+/// task-local made every query task copy it, and then unbind it, a tenth of the time of a query
+/// that answers at once).
 final class RenderScope: Sendable {
     let cache: QueryCache
     let mailbox: QueryMailbox
     /// The render's clock, for retry backoff.
     let clock: RenderClock
-    /// Published by the resolver (Resolver+Environment). Written and read by the thread evaluating
-    /// the render; locked so that a task a component starts, which inherits this task-local,
-    /// reads it safely.
+    /// Published by the resolver (Resolver+Environment), read while components are made.
     let environment = Locked(EnvironmentValues())
 
     init(cache: QueryCache, mailbox: QueryMailbox, clock: RenderClock) {
@@ -28,7 +31,19 @@ final class RenderScope: Sendable {
         self.clock = clock
     }
 
-    @TaskLocal static var current: RenderScope?
+    private static let thread = UnretainedThreadLocal<RenderScope>()
+
+    /// The scope of the pass running on this thread; nil outside a pass, and inside a query.
+    static var current: RenderScope? { thread.value }
+
+    /// Runs `body` with `scope` bound to this thread (nil: unbound), then restores what was
+    /// bound before. The caller keeps `scope` alive meanwhile.
+    static func bind<Result>(_ scope: RenderScope?, _ body: () throws -> Result) rethrows -> Result {
+        let saved = thread.value
+        thread.set(scope)
+        defer { thread.set(saved) }
+        return try body()
+    }
 }
 
 /// What `resolveValue(key:query:)` found for its key: the non-generic part of a read, out of
@@ -161,12 +176,13 @@ extension QueryCache {
         }
     }
 
-    /// Calls `start`, which starts a query's task, with the render's scope unbound: the task
-    /// copies the caller's task-local values (a request id, a tracing context) but not the
-    /// scope, so that a query is never part of the render that started it.
+    /// Calls `start`, which starts a query's task, with the render's scope unbound from this
+    /// thread, where an immediate task runs until it first suspends: a query is never part of
+    /// the render that started it. The task copies the caller's task-local values (a request
+    /// id, a tracing context), of which the scope is none.
     @usableFromInline
     static func _outsideRender(_ start: () -> Task<Void, Never>) -> Task<Void, Never> {
-        RenderScope.$current.withValue(nil, operation: start)
+        RenderScope.bind(nil, start)
     }
 
     /// Marks this thread as starting `start`'s run; returns what `_end` restores.

@@ -103,13 +103,12 @@ func runQuery(
 
 /// Starts the task of a query the runner runs. Not detached, so that the query keeps the
 /// task-local values of the render that starts it (a request id, a tracing context) and its
-/// priority; made in this nonisolated function, so that it runs on no actor of the render's;
-/// and without the render's scope, so that the query is not part of the render. Its task is
+/// priority; made in this nonisolated function, so that it runs on no actor of the render's.
+/// The runner starts queries between passes, where no render's scope is bound (it is bound to
+/// the thread of a pass, not a task-local): the query is not part of the render. Its task is
 /// cancelled only through its handle, as a detached one was.
 func startQueryTask(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-    // The runner starts queries between passes, where the scope is not bound: nothing to unbind.
-    if RenderScope.current == nil { return Task(operation: operation) }
-    return RenderScope.$current.withValue(nil) { Task(operation: operation) }
+    Task(operation: operation)
 }
 
 /// What a query threw, as it is stored: a promise thrown from inside a query is a

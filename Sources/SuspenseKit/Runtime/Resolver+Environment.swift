@@ -2,8 +2,8 @@
 // into `Records.environments`, so a slot or boundary that captured its context re-evaluates
 // its content with the environment of its place, and copying a context costs no retain.
 //
-// Components read it while they are made (`@Environment`), on the render's task or on a thread
-// continuing a deep subtree, through `RenderScope.current.environment`: the values of the
+// Components read it while they are made (`@Environment`), on the thread running the pass,
+// through `RenderScope.current.environment`: the values of the
 // context's index, published when that index changes (entering and leaving an `.environment`,
 // replacing the context for a slot, a boundary's content or fallback), never per node. A tree
 // that sets nothing never publishes.

@@ -31,7 +31,7 @@ extension _Resolver {
     /// changed. Stops early once an error reached the root (`uncaught`).
     func pass<Result>(_ work: () throws -> Result) rethrows -> Result {
         assert(levelsOnStack == 0 && ready.isEmpty, "a pass began inside another")
-        let result = try RenderScope.$current.withValue(scope) {
+        let result = try RenderScope.bind(scope) {
             let result = try work()
             finishPass()
             return result

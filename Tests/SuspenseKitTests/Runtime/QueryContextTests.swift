@@ -44,6 +44,30 @@ private struct KeyedPromiseReader: Component {
     var body: some Component { Text(value) }
 }
 
+/// `levels` nested components whose bottom reads the request id, in itself and in its query:
+/// deep enough that a pass defers the subtree below its bound to the pass loop.
+private struct DeepReader: Component {
+    let levels: Int
+    var body: some Component {
+        Element("div") {
+            if levels > 1 {
+                DeepReader(levels: levels - 1)
+            } else {
+                try BottomReader()
+            }
+        }
+    }
+}
+
+private struct BottomReader: Component {
+    let value: String
+    init() throws {
+        let made = Request.id
+        value = "\(made)|" + (try resolveValue(key: "deep") { Request.id })
+    }
+    var body: some Component { Text(value) }
+}
+
 /// A keyless promise, whose value only a typed Suspense delivers.
 private struct KeylessReader: Component {
     let value: String
@@ -131,6 +155,10 @@ private struct NestedRead: Component {
         #expect(try await rendered(page, as: "request-1") == "request-1")
         // Answered on the immediate path: the component never suspended.
         #expect(evaluations.value == 1)
+    }
+
+    @Test func aDeferredSubtreeAndItsQueriesSeeTheRendersTaskLocals() async throws {
+        #expect(try await rendered(Suspense { DeepReader(levels: 2_000) }, as: "request-7") == "request-7|request-7")
     }
 
     @Test func aQueryThatSuspendsFirstSeesThemBeforeAndAfter() async throws {

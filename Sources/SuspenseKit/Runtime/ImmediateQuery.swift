@@ -24,6 +24,11 @@ final class RenderScope: Sendable {
     let clock: RenderClock
     /// Published by the resolver (Resolver+Environment), read while components are made.
     let environment = Locked(EnvironmentValues())
+    /// False while the resolver evaluates again a component at its last allowed re-suspension:
+    /// a key it has not read yet does not start at once, since suspending on it fails the
+    /// component (`SuspenseError.stillSuspending`) and would only cancel the run. Written and
+    /// read by the thread running the pass.
+    nonisolated(unsafe) var startsRuns = true
 
     init(cache: QueryCache, mailbox: QueryMailbox, clock: RenderClock) {
         self.cache = cache
@@ -82,10 +87,10 @@ extension QueryCache {
     /// start, or `.suspend`.
     private static func read(_ key: String) throws -> _QueryRead {
         guard let scope = RenderScope.current else { return .suspend }
-        return try scope.cache.read(key, mailbox: scope.mailbox)
+        return try scope.cache.read(key, mailbox: scope.mailbox, startsRuns: scope.startsRuns)
     }
 
-    private func read(_ key: String, mailbox: QueryMailbox) throws -> _QueryRead {
+    private func read(_ key: String, mailbox: QueryMailbox, startsRuns: Bool) throws -> _QueryRead {
         // A result delivered to this render, or a failure it met, is what its components read
         // until it ends, though the cache may have forgotten it since (expired, or dropped as
         // another render ended): else a component evaluated again once its result arrived
@@ -110,7 +115,7 @@ extension QueryCache {
                 }
                 return .suspend
             case nil:
-                if !state.stubs.isEmpty && state.stubs[key] != nil { return .suspend }
+                if !startsRuns || (!state.stubs.isEmpty && state.stubs[key] != nil) { return .suspend }
                 state.nextRun += 1
                 state.startRunning(key, InFlightQuery(startingRun: state.nextRun), at: probe)
                 return .start(

@@ -235,7 +235,12 @@ extension _Resolver {
         let saved = context
         replaceContext(with: records.slots[slot].context)
         positions.enterRegion(records.slots[slot].position, claimed: records.slots[slot].positionClaimed)
+        // At its last allowed re-suspension, a component starts no new run: suspending again
+        // fails it, so the run would only be cancelled (`suspendAgain`).
+        let isLastTry = records.slots[slot].resuspensions >= options.maxResuspensions
+        if isLastTry { scope.startsRuns = false }
         defer {
+            if isLastTry { scope.startsRuns = true }
             positions.pop()
             replaceContext(with: saved)
         }

@@ -1,7 +1,9 @@
-/// The consumer behind ``resolveFrames(_:cache:options:isolation:)``: the shell is the first
-/// frame; each boundary event replaces that boundary's subtree in the previous frame (the rest
-/// is shared, not rebuilt), and each query result that changed something makes one frame.
-final class FrameRecorder: RenderEventConsumer {
+/// The observer behind ``liveFrames(_:cache:options:isolation:)`` and
+/// ``resolveFrames(_:cache:options:isolation:)`` (a render in the `.frames` mode): the shell is
+/// the first frame; each boundary event replaces that boundary's subtree in the previous frame
+/// (the rest is shared, not rebuilt), and each query result that changed something makes one
+/// frame.
+final class FrameRecorder: RenderObserver {
     /// Called with each frame as soon as the pass that made it ends.
     private let emit: (RenderFrame) -> Void
     private var last: RenderFrame?
@@ -50,10 +52,8 @@ final class FrameRecorder: RenderEventConsumer {
         self.emit = emit
     }
 
-    var wantsSubtrees: Bool { true }
-
-    func consume(_ event: RenderEvent) {
-        switch event {
+    func observe(_ event: RenderEvent) {
+        switch event.kind {
         case .shell(let tree, _):
             guard let tree else { return }
             let node = tree.node()

@@ -31,7 +31,8 @@ public func liveFrames<C: Component>(
         // Captured, so that the render runs on the caller's actor, as `render` does.
         _ = isolation
         do {
-            _ = try await _Resolver.run(component, cache: cache, options: options, consumer: recorder)
+            _ = try await _Resolver.run(
+                component, cache: cache, options: options, mode: .frames, observers: [recorder])
             sink.finish()
         } catch {
             sink.finish(throwing: error)

@@ -28,8 +28,8 @@ public func render<C: Component>(
     // Straight from the resolver's tree to the output, never through `Node`. Compact HTML is
     // written into the string itself; other formats let the tree go before their bytes become
     // the string, so that both are not held at once.
-    let consumer = WholeRender()
-    var tree: RenderTree? = try await _Resolver.run(component, cache: cache, options: options, consumer: consumer)
+    var tree: RenderTree? = try await _Resolver.run(
+        component, cache: cache, options: options, mode: .wholeTree, observers: [])
     if case .html(pretty: false) = format.kind {
         return try HTMLRenderer.renderCompactString(tree!)
     }
@@ -51,8 +51,7 @@ public func resolve<C: Component>(
     options: RenderOptions = RenderOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> Node {
-    let consumer = WholeRender()
-    return try await _Resolver.run(component, cache: cache, options: options, consumer: consumer).node()
+    try await _Resolver.run(component, cache: cache, options: options, mode: .wholeTree, observers: []).node()
 }
 
 /// Resolves a component tree and returns every state it passed through: first the shell (every

@@ -1,65 +1,62 @@
-/// What a render reports as it happens, in order. The seam between the resolver and everything
-/// that shows a render: the whole render and frames consume these today; streaming HTML, live
-/// frames, render reports and SuspenseList are to consume them too.
+/// What a render reports as it happens, in order, with the time it happened. The seam between
+/// the resolver and everything that shows a render: frames, live frames and streaming HTML
+/// observe these; render reports, diagnostics and tracing are to observe them too.
 ///
 /// Boundary events come only after `.shell`, which shows everything before it. Each carries the
-/// boundary's position id and, when the consumer asks for subtrees, the subtree that now stands
-/// in its place (the boundary's own node, with its state and what it shows).
-enum RenderEvent {
-    /// Nothing outside a Suspense is pending any more: the first state worth showing. `pending`
-    /// lists the Suspense boundaries showing their fallback.
-    case shell(RenderTree?, pending: [BoundaryID])
-    /// A Suspense has resolved: its content replaces its fallback.
-    case resolved(BoundaryID, RenderTree?)
-    /// Content of a resolved Suspense suspended again: it shows its fallback again.
-    case suspended(BoundaryID, RenderTree?)
-    /// A pending Suspense waits on other queries than before (some arrived, others are still
-    /// pending): what it shows is unchanged, but its state in the `.tree` format is not.
-    case waiting(BoundaryID, RenderTree?)
-    /// An ErrorBoundary caught an error (or content of its fallback arrived): its fallback
-    /// replaces its content.
-    case caught(BoundaryID, RenderTree?, error: (any Error)?)
-    /// A region outside every boundary changed; the tree is the whole tree.
-    case updated(RenderTree?)
-    /// The render started a query, or `joined` one in flight in its cache for another render.
-    case queryStarted(String, joined: Bool)
-    /// A query's value arrived; the boundary events it causes follow.
-    case queryFinished(String)
-    /// A query failed; the boundary events it causes follow.
-    case queryFailed(String, any Error)
-    /// The render stopped waiting on a query (nothing waits on it any more).
-    case queryCancelled(String)
-    /// A pass that changed something has ended (its boundary events came before); the whole
-    /// tree for consumers that ask for it. `settled` when nothing outside a Suspense waits (an ErrorBoundary's fallback outside every
-    /// Suspense may wait after a late error).
-    case progress(RenderTree?, settled: Bool)
-    /// A Suspense's timeout passed while it showed its fallback: the error goes to the nearest
-    /// ErrorBoundary above it (whose `.caught` follows) and its queries are left.
-    case timedOut(BoundaryID, TimeoutError)
-    /// The render's deadline passed: one error per Suspense left showing its fallback, which
-    /// stays in the final tree. `.finished` follows.
-    case deadlinePassed([TimeoutError])
-    /// The render is complete: the final tree.
-    case finished(RenderTree)
+/// boundary's position id and, when the render's mode builds subtrees, the subtree that now
+/// stands in its place (the boundary's own node, with its state and what it shows).
+struct RenderEvent {
+    /// When it happened: the time since the render started, on the render's clock
+    /// (`RenderOptions.clock`). Never less than the time of an event before it.
+    let time: Duration
+    let kind: Kind
+
+    enum Kind {
+        /// Nothing outside a Suspense is pending any more: the first state worth showing.
+        /// `pending` lists the Suspense boundaries showing their fallback.
+        case shell(RenderTree?, pending: [BoundaryID])
+        /// A Suspense has resolved: its content replaces its fallback.
+        case resolved(BoundaryID, RenderTree?)
+        /// Content of a resolved Suspense suspended again: it shows its fallback again.
+        case suspended(BoundaryID, RenderTree?)
+        /// A pending Suspense waits on other queries than before (some arrived, others are still
+        /// pending): what it shows is unchanged, but its state in the `.tree` format is not.
+        case waiting(BoundaryID, RenderTree?)
+        /// An ErrorBoundary caught an error (or content of its fallback arrived): its fallback
+        /// replaces its content.
+        case caught(BoundaryID, RenderTree?, error: (any Error)?)
+        /// A region outside every boundary changed; the tree is the whole tree.
+        case updated(RenderTree?)
+        /// The render started a query, or `joined` one in flight in its cache for another
+        /// render.
+        case queryStarted(String, joined: Bool)
+        /// A query's value arrived; the boundary events it causes follow.
+        case queryFinished(String)
+        /// A query failed; the boundary events it causes follow.
+        case queryFailed(String, any Error)
+        /// The render stopped waiting on a query (nothing waits on it any more).
+        case queryCancelled(String)
+        /// A pass that changed something has ended (its boundary events came before); the whole
+        /// tree when the mode builds one per pass. `settled` when nothing outside a Suspense
+        /// waits (an ErrorBoundary's fallback outside every Suspense may wait after a late error).
+        case progress(RenderTree?, settled: Bool)
+        /// A Suspense's timeout passed while it showed its fallback: the error goes to the
+        /// nearest ErrorBoundary above it (whose `.caught` follows) and its queries are left.
+        case timedOut(BoundaryID, TimeoutError)
+        /// The render's deadline passed: one error per Suspense left showing its fallback, which
+        /// stays in the final tree. `.finished` follows.
+        case deadlinePassed([TimeoutError])
+        /// The render is complete: the final tree.
+        case finished(RenderTree)
+    }
 }
 
-/// Something that receives a render's events: a whole render, frames, later a stream. An object,
-/// used by the render's task only: the render keeps it across its suspensions.
-protocol RenderEventConsumer: AnyObject {
-    /// Whether boundary events should carry their subtree (building it costs time).
-    var wantsSubtrees: Bool { get }
-    /// Whether fallback delays and minimum durations apply: they shape intermediate states, so
-    /// a consumer of the final tree alone does not wait for them.
-    var honoursFallbackTiming: Bool { get }
-    /// Whether the `.progress` event that follows each pass that changed something should carry
-    /// the whole tree (building it costs time).
-    var wantsPassTrees: Bool { get }
-    func consume(_ event: RenderEvent)
-}
-
-extension RenderEventConsumer {
-    var wantsPassTrees: Bool { false }
-    var honoursFallbackTiming: Bool { true }
+/// Something that receives a render's events: frames, a stream, a report. A render has any
+/// number of them, each receiving every event in order. An object, used by the render's task
+/// only: the render keeps it across its suspensions. What the events carry (subtrees, trees per
+/// pass) is the render's `RenderMode`, chosen by its entry point, not the observer's.
+protocol RenderObserver: AnyObject {
+    func observe(_ event: RenderEvent)
 }
 
 /// A change to the visible tree, noted while a pass runs and reported after it.
@@ -87,10 +84,14 @@ extension _Resolver {
         RenderTree(nodes, records: records, root: rootNode)
     }
 
-    /// The shell event; marks the shell as sent.
-    func takeShell(withSubtree: Bool) -> RenderEvent {
+    /// Marks the shell as sent: changes are reported from now on.
+    func markShellSent() {
         shellSent = true
         if honoursFallbackTiming { shellSentAt = scope.clock.elapsed() }
+    }
+
+    /// The shell event, for observers.
+    func shellEvent(withSubtree: Bool) -> RenderEvent.Kind {
         var pending: [BoundaryID] = []
         for index in records.suspenses.indices.dropFirst()
         where !records.suspenses[index].isResolved && records.isAlive(index) {
@@ -99,10 +100,15 @@ extension _Resolver {
         return .shell(withSubtree ? tree() : nil, pending: pending)
     }
 
+    /// Forgets the changes noted since the last call, when no observer would see their events.
+    func dropChanges() {
+        changes.removeAll(keepingCapacity: true)
+    }
+
     /// The boundary events for the changes noted since the last call, with subtrees if asked:
     /// one event per boundary, in the order each was first changed, telling its state now. A
     /// change to a boundary that was discarded since is dropped.
-    func takeChanges(withSubtrees: Bool) -> [RenderEvent] {
+    func takeChanges(withSubtrees: Bool) -> [RenderEvent.Kind] {
         defer { changes = [] }
         var suspended = Set<SuspenseIndex>()
         var order: [Region] = []
@@ -126,7 +132,7 @@ extension _Resolver {
             case .region(let region): add(region)
             }
         }
-        var events: [RenderEvent] = []
+        var events: [RenderEvent.Kind] = []
         for region in order {
             switch region {
             case .root:
@@ -152,7 +158,7 @@ extension _Resolver {
         return events
     }
 
-    private func caughtEvent(_ index: ErrorBoundaryIndex, withSubtree: Bool) -> RenderEvent {
+    private func caughtEvent(_ index: ErrorBoundaryIndex, withSubtree: Bool) -> RenderEvent.Kind {
         let record = records.errorBoundaries[index]
         let subtree = withSubtree ? RenderTree(nodes, records: records, root: record.node) : nil
         return .caught(record.id, subtree, error: record.caught)

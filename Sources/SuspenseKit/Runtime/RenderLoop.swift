@@ -1,19 +1,23 @@
 /// The render loop: the first pass, then each result from the query runner applied in turn and
-/// reported to the consumer as events, until nothing is left waiting.
+/// reported to the observers as events, until nothing is left waiting.
 extension _Resolver {
-    /// Resolves `component` completely and returns the final tree; `consumer` sees every event.
+    /// Resolves `component` completely and returns the final tree, building what `mode` asks
+    /// for on the way; each of `observers` sees every event, in order (none for a whole render,
+    /// which then reads no clock for events and builds none).
     ///
     /// Components are evaluated on the caller's actor (they need not be `Sendable`); `make`
     /// makes the root inside the first pass, so that a root that reads data suspends.
-    static func run<C: Component, Consumer: RenderEventConsumer>(
+    static func run<C: Component>(
         _ make: @escaping () throws -> C,
         cache: QueryCache,
         options: RenderOptions,
-        consumer: Consumer,
+        mode: RenderMode,
+        observers: [any RenderObserver],
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
+        RenderModeLog.current?.append(mode)
         let resolver = _Resolver(cache: cache, options: options)
-        resolver.honoursFallbackTiming = consumer.honoursFallbackTiming
+        resolver.honoursFallbackTiming = mode.fallbackTiming
         let runner = QueryRunner(cache: cache, mailbox: resolver.scope.mailbox)
         let timers = RenderTimers(clock: resolver.scope.clock, mailbox: resolver.scope.mailbox)
         if let deadline = options.deadline { timers.armDeadline(at: deadline) }
@@ -32,7 +36,9 @@ extension _Resolver {
         do {
             resolver.evaluateRoot(make)
             if let error = resolver.uncaught { throw error }
-            let tree = try await drive(resolver, runner: runner, timers: timers, options: options, consumer: consumer)
+            let events = EventSink(observers, clock: resolver.scope.clock)
+            let tree = try await drive(
+                resolver, runner: runner, timers: timers, options: options, mode: mode, events: events)
             RenderSizeHints.record(
                 .init(
                     records: resolver.nodes.records.count, bytes: resolver.nodes.bytes.count,
@@ -50,16 +56,17 @@ extension _Resolver {
         }
     }
 
-    private static func drive<Consumer: RenderEventConsumer>(
+    private static func drive(
         _ resolver: _Resolver,
         runner: QueryRunner,
         timers: RenderTimers,
         options: RenderOptions,
-        consumer: Consumer,
+        mode: RenderMode,
+        events: EventSink,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
-        let subtrees = consumer.wantsSubtrees
-        let passTrees = consumer.wantsPassTrees
+        let subtrees = mode.subtrees
+        let passTrees = mode.passTrees
         // With `.discovery` delivery, results are applied in the order their queries started.
         var order: [QueryID] = []
         var orderStart = 0
@@ -74,32 +81,37 @@ extension _Resolver {
             for query in queries {
                 runner.cancel(query)
                 cancelled.insert(query)
-                consumer.consume(.queryCancelled(resolver.waits.label(of: query)))
+                events.emit(.queryCancelled(resolver.waits.label(of: query)))
             }
         }
 
         func afterPass() {
             cancel(resolver.waits.takeAbandoned())
-            let events = resolver.takeChanges(withSubtrees: subtrees)
-            for event in events {
-                consumer.consume(event)
-            }
-            if !events.isEmpty {
-                consumer.consume(.progress(passTrees ? resolver.tree() : nil, settled: resolver.shellIsReady))
+            if events.isEmpty {
+                resolver.dropChanges()
+            } else {
+                let changes = resolver.takeChanges(withSubtrees: subtrees)
+                for change in changes {
+                    events.emit(change)
+                }
+                if !changes.isEmpty {
+                    events.emit(.progress(passTrees ? resolver.tree() : nil, settled: resolver.shellIsReady))
+                }
             }
             if !resolver.shellSent, resolver.shellIsReady, resolver.uncaught == nil {
                 // A Suspense of the shell pending within its fallback delay holds the shell back.
                 if resolver.hasDelays, let until = resolver.resolutionHold(of: _Resolver.root) {
                     timers.armRecheck(for: _Resolver.root, at: until)
                 } else {
-                    consumer.consume(resolver.takeShell(withSubtree: subtrees || passTrees))
+                    resolver.markShellSent()
+                    events.emit(resolver.shellEvent(withSubtree: subtrees || passTrees))
                 }
             }
             for new in resolver.waits.takeDiscovered() {
                 if options.deliveryOrder == .discovery, queued.insert(new.id).inserted { order.append(new.id) }
                 cancelled.remove(new.id)
                 let joined = runner.start(new)
-                consumer.consume(.queryStarted(new.label, joined: joined))
+                events.emit(.queryStarted(new.label, joined: joined))
             }
             // Timeouts run while their Suspense shows its fallback; a hold ends when its Suspense
             // resolved (the root's: when the shell was sent).
@@ -125,7 +137,7 @@ extension _Resolver {
                     guard timers.takeFired(suspense, generation: generation),
                         let timedOut = resolver.timeOut(suspense)
                     else { continue }
-                    consumer.consume(.timedOut(timedOut.id, timedOut.error))
+                    events.emit(.timedOut(timedOut.id, timedOut.error))
                     cancel(timedOut.stopped)
                     if let error = resolver.uncaught { throw error }
                     afterPass()
@@ -137,7 +149,7 @@ extension _Resolver {
                 case .deadline:
                     let cutOff = try resolver.cutOff(at: options.deadline ?? .zero)
                     afterPass()
-                    consumer.consume(.deadlinePassed(cutOff))
+                    events.emit(.deadlinePassed(cutOff))
                     options.onDeadline?(cutOff)
                     return false
                 }
@@ -190,14 +202,13 @@ extension _Resolver {
                 // Queued until applied: a slot that asks for the key while results of the same
                 // batch are applied before it waits for this result, not for another one.
                 queued.remove(query)
-                let label = resolver.waits.label(of: query)
                 switch result {
                 case .success:
                     runner.finished(query)
-                    consumer.consume(.queryFinished(label))
+                    events.emit(.queryFinished(resolver.waits.label(of: query)))
                 case .failure(let error):
                     runner.finished(query, failed: true)
-                    consumer.consume(.queryFailed(label, error))
+                    events.emit(.queryFailed(resolver.waits.label(of: query), error))
                 }
                 resolver.apply(result, for: query)
                 if let error = resolver.uncaught { throw error }
@@ -207,14 +218,30 @@ extension _Resolver {
         if Task.isCancelled { throw CancellationError() }
         if !resolver.deadlinePassed { try resolver.checkFinished() }
         let tree = resolver.tree()
-        consumer.consume(.finished(tree))
+        events.emit(.finished(tree))
         return tree
     }
 }
 
-/// The consumer of a whole render: it needs only the final tree, which `run` returns.
-final class WholeRender: RenderEventConsumer {
-    var wantsSubtrees: Bool { false }
-    var honoursFallbackTiming: Bool { false }
-    func consume(_ event: RenderEvent) {}
+/// Where the render loop sends its events: each one, stamped with the time on the render's
+/// clock, to every observer in order. With no observer (a whole render) nothing is made: an
+/// event is an autoclosure, evaluated and timed only when someone observes it.
+struct EventSink {
+    private let observers: [any RenderObserver]
+    private let clock: RenderClock
+
+    init(_ observers: [any RenderObserver], clock: RenderClock) {
+        self.observers = observers
+        self.clock = clock
+    }
+
+    var isEmpty: Bool { observers.isEmpty }
+
+    func emit(_ kind: @autoclosure () -> RenderEvent.Kind) {
+        guard !observers.isEmpty else { return }
+        let event = RenderEvent(time: clock.elapsed(), kind: kind())
+        for observer in observers {
+            observer.observe(event)
+        }
+    }
 }

@@ -1,12 +1,12 @@
-/// The consumer behind ``renderStream(_:cache:options:isolation:)``: turns render events into
-/// HTML chunks and hands them to the stream.
+/// The observer behind ``renderStream(_:cache:options:isolation:)`` (a render in the
+/// `.stream(order)` mode): turns render events into HTML chunks and hands them to the stream.
 ///
 /// Out of order: the shell, each boundary between markers; then, for each boundary event whose
 /// region the page holds, a chunk with the region's new content in a `<template>` and a script
 /// call that swaps it in between the markers (the function defined once, in the first chunk that
 /// needs it). In order: the document up to the first place that may still change, then more of
 /// it as boundaries settle.
-final class HTMLStreamWriter: RenderEventConsumer {
+final class HTMLStreamWriter: RenderObserver {
     private let options: StreamOptions
     private let sink: AsyncThrowingStream<String, any Error>.Continuation
     private let shell: ShellSignal
@@ -31,19 +31,16 @@ final class HTMLStreamWriter: RenderEventConsumer {
         markup = StreamMarkup(markers: options.order == .outOfOrder, holdsDocumentEnd: true)
     }
 
-    var wantsSubtrees: Bool { options.order == .outOfOrder }
-    var wantsPassTrees: Bool { options.order == .inOrder }
-
-    func consume(_ event: RenderEvent) {
+    func observe(_ event: RenderEvent) {
         guard !ended else { return }
         do {
-            try handle(event)
+            try handle(event.kind)
         } catch {
             fail(error)
         }
     }
 
-    private func handle(_ event: RenderEvent) throws {
+    private func handle(_ event: RenderEvent.Kind) throws {
         switch (options.order, event) {
         case (_, .queryFinished), (_, .queryFailed):
             fresh = []

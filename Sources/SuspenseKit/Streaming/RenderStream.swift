@@ -42,7 +42,8 @@ public func renderStream<C: Component>(
         // Captured, so that the render runs on the caller's actor, as `render` does.
         _ = isolation
         do {
-            _ = try await _Resolver.run(component, cache: cache, options: options.render, consumer: writer)
+            _ = try await _Resolver.run(
+                component, cache: cache, options: options.render, mode: .stream(options.order), observers: [writer])
             writer.complete()
         } catch {
             writer.fail(error)

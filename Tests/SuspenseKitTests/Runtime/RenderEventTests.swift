@@ -1,32 +1,67 @@
+import SuspenseTesting
 import Testing
 
 @testable import SuspenseKit
 
-/// Records a render's events as lines, with the `.tree` of each subtree.
-private final class EventLog: RenderEventConsumer {
-    var lines: [String] = []
-    var wantsSubtrees: Bool { true }
+/// Records a render's events as lines, with the `.tree` of each subtree, the time of each, and
+/// how many trees the events carried. Locked, so that a test may read it while the render runs.
+private final class EventLog: RenderObserver, @unchecked Sendable {
+    struct Entry: Equatable {
+        let time: Duration
+        let line: String
+    }
 
-    func consume(_ event: RenderEvent) {
-        switch event {
+    private let state = Locked((entries: [Entry](), shellTrees: 0, boundaryTrees: 0, passTrees: 0))
+
+    var entries: [Entry] { state.withLock { $0.entries } }
+    var lines: [String] { entries.map(\.line) }
+    /// Each line after its time: `2.0 seconds: finished slow`.
+    var timedLines: [String] { entries.map { "\($0.time): \($0.line)" } }
+    /// Trees carried by the shell, by boundary events (and `.updated`), by `.progress`.
+    var trees: (shell: Int, boundaries: Int, passes: Int) {
+        state.withLock { ($0.shellTrees, $0.boundaryTrees, $0.passTrees) }
+    }
+
+    func observe(_ event: RenderEvent) {
+        var carried: (shell: Bool, boundary: Bool, pass: Bool) = (false, false, false)
+        let line: String?
+        switch event.kind {
         case .shell(let tree, let pending):
-            lines.append("shell pending=\(pending.map(\.description)) \(render(tree))")
-        case .resolved(let id, let tree): lines.append("resolved \(id) \(render(tree))")
-        case .suspended(let id, let tree): lines.append("suspended \(id) \(render(tree))")
-        case .waiting(let id, let tree): lines.append("waiting \(id) \(render(tree))")
+            carried.shell = tree != nil
+            line = "shell pending=\(pending.map(\.description)) \(render(tree))"
+        case .resolved(let id, let tree):
+            carried.boundary = tree != nil
+            line = "resolved \(id) \(render(tree))"
+        case .suspended(let id, let tree):
+            carried.boundary = tree != nil
+            line = "suspended \(id) \(render(tree))"
+        case .waiting(let id, let tree):
+            carried.boundary = tree != nil
+            line = "waiting \(id) \(render(tree))"
         case .caught(let id, let tree, let error):
-            lines.append("caught \(id) \(error.map { "\($0)" } ?? "") \(render(tree))")
-        case .updated(let tree): lines.append("updated \(render(tree))")
-        case .queryStarted(let key, let joined): lines.append(joined ? "joined \(key)" : "started \(key)")
-        case .queryFinished(let key): lines.append("finished \(key)")
-        case .queryFailed(let key, let error): lines.append("failed \(key): \(error)")
-        case .queryCancelled(let key): lines.append("cancelled \(key)")
-        case .timedOut(let id, let error): lines.append("timed out \(id): \(error)")
-        case .deadlinePassed(let cutOff): lines.append("deadline passed: \(cutOff.map(\.description))")
-        case .progress:
+            carried.boundary = tree != nil
+            line = "caught \(id) \(error.map { "\($0)" } ?? "") \(render(tree))"
+        case .updated(let tree):
+            carried.boundary = tree != nil
+            line = "updated \(render(tree))"
+        case .queryStarted(let key, let joined):
+            line = "\(joined ? "joined" : "started") \(key)"
+        case .queryFinished(let key): line = "finished \(key)"
+        case .queryFailed(let key, let error): line = "failed \(key): \(error)"
+        case .queryCancelled(let key): line = "cancelled \(key)"
+        case .timedOut(let id, let error): line = "timed out \(id): \(error)"
+        case .deadlinePassed(let cutOff): line = "deadline passed: \(cutOff.map(\.description))"
+        case .progress(let tree, _):
             // The end of a pass: frames flush there (LiveFramesTests), not a change of its own.
-            break
-        case .finished(let tree): lines.append("end \(render(tree))")
+            carried.pass = tree != nil
+            line = nil
+        case .finished(let tree): line = "end \(render(tree))"
+        }
+        state.withLock { state in
+            if let line { state.entries.append(Entry(time: event.time, line: line)) }
+            if carried.shell { state.shellTrees += 1 }
+            if carried.boundary { state.boundaryTrees += 1 }
+            if carried.pass { state.passTrees += 1 }
         }
     }
 
@@ -36,13 +71,26 @@ private final class EventLog: RenderEventConsumer {
     }
 }
 
+/// Runs a render of `component` in `mode` (frames' by default) with `observers`.
+private func observe<C: Component>(
+    _ component: C, cache: QueryCache = QueryCache(), options: RenderOptions = RenderOptions(deliveryOrder: .discovery),
+    mode: RenderMode = .frames, observers: [any RenderObserver]
+) async throws {
+    _ = try await _Resolver.run({ component }, cache: cache, options: options, mode: mode, observers: observers)
+}
+
+/// The lines of a render's events.
 private func events<C: Component>(
     _ component: C, cache: QueryCache = QueryCache(), order: RenderOptions.DeliveryOrder = .discovery
 ) async throws -> [String] {
     let log = EventLog()
-    _ = try await _Resolver.run(
-        { component }, cache: cache, options: RenderOptions(deliveryOrder: order), consumer: log)
+    try await observe(component, cache: cache, options: RenderOptions(deliveryOrder: order), observers: [log])
     return log.lines
+}
+
+/// Whether `times` never go back.
+private func nonDecreasing(_ times: [Duration]) -> Bool {
+    zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }
 }
 
 @Suite struct RenderEventTests {
@@ -188,5 +236,171 @@ private func events<C: Component>(
         #expect(firstLines.contains("started shared"))
         #expect(secondLines.contains("joined shared"))
         #expect(runs.value == 1)
+    }
+
+    // MARK: Time
+
+    @Test func eachEventCarriesItsTimeOnTheRendersClock() async throws {
+        let clock = TestClock()
+        struct Slow: Component {
+            let value: String
+            init(clock: TestClock) throws {
+                value = try resolveValue(key: "slow") {
+                    try await clock.sleep(for: .seconds(2))
+                    return "S"
+                }
+            }
+            var body: some Component { Text(value) }
+        }
+        let log = EventLog()
+        let page = Suspense {
+            try Slow(clock: clock)
+        } fallback: {
+            Text("…")
+        }
+        async let rendered: Void = observe(page, options: RenderOptions(clock: clock), observers: [log])
+        try await waitUntil("the query to start") { log.lines.contains("started slow") }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        try await rendered
+        #expect(
+            log.timedLines == [
+                "0.0 seconds: shell pending=[\"0\"] […]",
+                "0.0 seconds: started slow",
+                "2.0 seconds: finished slow",
+                "2.0 seconds: resolved 0 [S]",
+                "2.0 seconds: end [S]",
+            ])
+    }
+
+    @Test func timesNeverGoBackOnTheContinuousClock() async throws {
+        let log = EventLog()
+        let page = Group {
+            Suspense {
+                try Loaded("a")
+                try Loaded("b")
+            } fallback: {
+                Text("…")
+            }
+            Suspense {
+                try Loaded("c")
+            } fallback: {
+                Text("…")
+            }
+        }
+        try await observe(page, options: RenderOptions(), observers: [log])
+        #expect(log.entries.count >= 8)
+        #expect(nonDecreasing(log.entries.map(\.time)))
+    }
+
+    // MARK: Observers
+
+    @Test func everyObserverOfARenderReceivesTheSameEventsInOrder() async throws {
+        let cache = QueryCache()
+        cache.stub("a", with: .value("A"))
+        cache.stub("b", with: .failure(TestFailure("offline")))
+        let page = Group {
+            Suspense {
+                try Loaded("a")
+            } fallback: {
+                Text("a…")
+            }
+            ErrorBoundary {
+                Suspense {
+                    try Loaded("b")
+                } fallback: {
+                    Text("b…")
+                }
+            } fallback: { _ in
+                Text("b failed")
+            }
+        }
+        let first = EventLog()
+        let second = EventLog()
+        try await observe(page, cache: cache, observers: [first, second])
+        #expect(first.entries.count == 8)
+        #expect(first.entries == second.entries)
+        #expect(first.trees == second.trees)
+    }
+
+    // MARK: Modes
+
+    @Test func eachEntryPointChoosesWhatItsRenderBuilds() async throws {
+        let modes = RenderModeLog()
+        try await RenderModeLog.$current.withValue(modes) {
+            _ = try await render(Text("page"))
+            _ = try await resolve(Text("page"))
+            _ = try await resolveFrames(Text("page"))
+            for try await _ in liveFrames(Text("page")) {}
+            _ = try await renderStream(Text("page")).collect()
+            _ = try await renderStream(Text("page"), options: StreamOptions(order: .inOrder)).collect()
+        }
+        #expect(
+            modes.all == [.wholeTree, .wholeTree, .frames, .frames, .stream(.outOfOrder), .stream(.inOrder)])
+        #expect(modes.all[0] == RenderMode(subtrees: false, passTrees: false, fallbackTiming: false))
+    }
+
+    /// Two boundaries resolving after the shell, one pass each.
+    private static func twoBoundaries() -> (some Component, QueryCache) {
+        let cache = QueryCache()
+        cache.stub("a", with: .value("A"))
+        cache.stub("b", with: .value("B"))
+        let page = Group {
+            Suspense {
+                try Loaded("a")
+            } fallback: {
+                Text("a…")
+            }
+            Suspense {
+                try Loaded("b")
+            } fallback: {
+                Text("b…")
+            }
+        }
+        return (page, cache)
+    }
+
+    @Test func aWholeTreeRenderBuildsNoTreeBeforeTheFinalOne() async throws {
+        let (page, cache) = Self.twoBoundaries()
+        let log = EventLog()
+        try await observe(page, cache: cache, mode: .wholeTree, observers: [log])
+        #expect(log.lines.contains("resolved 0 -"))
+        #expect(log.lines.last == "end [AB]")
+        #expect(log.trees == (shell: 0, boundaries: 0, passes: 0))
+    }
+
+    @Test func framesBuildEachBoundarysSubtreeAndNoWholeTreePerPass() async throws {
+        let (page, cache) = Self.twoBoundaries()
+        let log = EventLog()
+        try await observe(page, cache: cache, mode: .frames, observers: [log])
+        #expect(log.trees == (shell: 1, boundaries: 2, passes: 0))
+    }
+
+    @Test func streamsBuildWhatTheirOrderSends() async throws {
+        let (page, cache) = Self.twoBoundaries()
+        let outOfOrder = EventLog()
+        try await observe(page, cache: cache, mode: .stream(.outOfOrder), observers: [outOfOrder])
+        #expect(outOfOrder.trees == (shell: 1, boundaries: 2, passes: 0))
+        let (samePage, sameCache) = Self.twoBoundaries()
+        let inOrder = EventLog()
+        try await observe(samePage, cache: sameCache, mode: .stream(.inOrder), observers: [inOrder])
+        #expect(inOrder.trees == (shell: 1, boundaries: 0, passes: 2))
+    }
+
+    @Test func onlyModesThatShowIntermediateStatesWaitForFallbackTiming() async throws {
+        // The clock never moves: a render that honoured the minimum would never end.
+        let cache = QueryCache()
+        cache.stub("a", with: .value("A"))
+        let page = Suspense(minimumFallbackDuration: .seconds(5)) {
+            try Loaded("a")
+        } fallback: {
+            Text("…")
+        }
+        let log = EventLog()
+        try await observe(page, cache: cache, options: options(TestClock()), mode: .wholeTree, observers: [log])
+        #expect(log.lines.last == "end [A]")
+        #expect(!RenderMode.wholeTree.fallbackTiming)
+        #expect(RenderMode.frames.fallbackTiming && RenderMode.stream(.outOfOrder).fallbackTiming)
+        #expect(RenderMode.stream(.inOrder).fallbackTiming)
     }
 }

@@ -28,8 +28,9 @@ struct RenderEvent {
         /// A region outside every boundary changed; the tree is the whole tree.
         case updated(RenderTree?)
         /// The render started a query, or `joined` one in flight in its cache for another
-        /// render.
-        case queryStarted(String, joined: Bool)
+        /// render; `cause` is what led the pass that asked for it to run (a waterfall shows as a
+        /// query started by the result of another).
+        case queryStarted(String, joined: Bool, cause: PassCause)
         /// A query's value arrived; the boundary events it causes follow.
         case queryFinished(String)
         /// A query failed; the boundary events it causes follow.
@@ -48,6 +49,34 @@ struct RenderEvent {
         case deadlinePassed([TimeoutError])
         /// The render is complete: the final tree.
         case finished(RenderTree)
+    }
+}
+
+/// What led a pass of the resolver to run: every pass enters through `_Resolver.pass`, which is
+/// told why. Queries started after a pass carry its cause.
+enum PassCause: Hashable, Sendable, CustomStringConvertible {
+    /// The first pass, which evaluates the root.
+    case firstPass
+    /// A query's result (value or failure) was applied: the slots waiting on it ran again.
+    case result(of: String)
+    /// The backoff of an `ErrorBoundary(retry:)` ended: its content is tried again.
+    case retry(of: BoundaryID)
+    /// A Suspense's timeout passed.
+    case timeout(BoundaryID)
+    /// Fallback timing's hold on a Suspense may be over: it tries to resolve again.
+    case recheck(BoundaryID)
+    /// The render's deadline passed: what fallback timing held back is shown.
+    case deadline
+
+    var description: String {
+        switch self {
+        case .firstPass: return "first pass"
+        case .result(let query): return "result of \(query)"
+        case .retry(let id): return "retry of \(id)"
+        case .timeout(let id): return "timeout of \(id)"
+        case .recheck(let id): return "recheck of \(id)"
+        case .deadline: return "deadline"
+        }
     }
 }
 

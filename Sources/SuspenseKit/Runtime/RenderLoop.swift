@@ -107,11 +107,14 @@ extension _Resolver {
                     events.emit(resolver.shellEvent(withSubtree: subtrees || passTrees))
                 }
             }
+            // Every query discovered now was discovered by the pass that just ended (`pass`
+            // checks that none is left from an earlier one): it carries that pass's cause.
+            let cause = resolver.passCause
             for new in resolver.waits.takeDiscovered() {
                 if options.deliveryOrder == .discovery, queued.insert(new.id).inserted { order.append(new.id) }
                 cancelled.remove(new.id)
                 let joined = runner.start(new)
-                events.emit(.queryStarted(new.label, joined: joined))
+                events.emit(.queryStarted(new.label, joined: joined, cause: cause))
             }
             // Timeouts run while their Suspense shows its fallback; a hold ends when its Suspense
             // resolved (the root's: when the shell was sent).

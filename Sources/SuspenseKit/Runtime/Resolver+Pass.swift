@@ -5,7 +5,8 @@
 // other). `pass` binds the render's scope for the components being made, runs the work, then
 // evaluates the subtrees it deferred and settles the boundaries, and checks the bookkeeping. No
 // other function evaluates a component from outside a pass: "every pass starts here" has this
-// one home.
+// one home. Each pass is told its cause (`PassCause`), which the render loop gives the queries
+// the pass discovered as it starts them, so that a waterfall shows in the events.
 //
 // Depth: evaluation recurses, a few hundred bytes to a few kilobytes of machine stack per level
 // (debug and sanitizer builds are the largest). Rather than measure the stack, the resolver bounds
@@ -28,9 +29,12 @@
 extension _Resolver {
     /// Runs `work`, which evaluates components, as one pass: with the render's scope bound,
     /// followed by every subtree deferred meanwhile and by settling the boundaries whose state
-    /// changed. Stops early once an error reached the root (`uncaught`).
-    func pass<Result>(_ work: () throws -> Result) rethrows -> Result {
+    /// changed. Stops early once an error reached the root (`uncaught`). `cause` is what led to
+    /// it: the queries it discovers are started with it (`passCause`).
+    func pass<Result>(_ cause: PassCause, _ work: () throws -> Result) rethrows -> Result {
         assert(levelsOnStack == 0 && ready.isEmpty, "a pass began inside another")
+        assert(!waits.hasDiscovered, "a pass began before the queries of the one before were started")
+        passCause = cause
         let result = try RenderScope.bind(scope) {
             let result = try work()
             finishPass()

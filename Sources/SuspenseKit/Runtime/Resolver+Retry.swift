@@ -27,7 +27,7 @@ extension _Resolver {
         nodes.link(node, to: record.contentNode)
 
         let label = "retry of ErrorBoundary #\(record.id) after attempt \(attempt)"
-        let query = waits.makeAnonymous(label: label)
+        let query = waits.makeAnonymous(label: label, retrying: record.id)
         let clock = scope.clock
         let delay = policy.delay(afterAttempt: attempt)
         let backoff = Promise<Bool>.pending {

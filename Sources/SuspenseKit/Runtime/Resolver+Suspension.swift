@@ -207,7 +207,7 @@ extension _Resolver {
         for slot in slots {
             records.slots[slot].waitsInFlight = false
         }
-        pass {
+        pass(waits.cause(applying: query)) {
             for slot in slots where records.slots[slot].isPending {
                 let target = records.slots[slot].deliversTo
                 switch (target >= 0, result) {

@@ -46,7 +46,7 @@ extension _Resolver {
     func recheck(_ index: SuspenseIndex) {
         guard index != Self.root else { return }
         touched.append(index)
-        pass {}
+        pass(.recheck(records.suspenses[index].id)) {}
     }
 
     /// Takes the Suspenses with a timeout that began showing their fallback since the last call.
@@ -78,7 +78,7 @@ extension _Resolver {
         let error = TimeoutError(
             path: path.names, duration: timeout, pendingQueries: records.pendingQueries(of: suspense))
         let stopped = stopWaiting(for: suspense)
-        pass { route(error, at: outer, path: path) }
+        pass(.timeout(record.id)) { route(error, at: outer, path: path) }
         return TimedOut(id: record.id, error: error, stopped: stopped)
     }
 
@@ -95,7 +95,7 @@ extension _Resolver {
             where records.suspenses[index].pendingCount == 0 && isPending(index) {
                 touched.append(index)
             }
-            pass {}
+            pass(.deadline) {}
         }
         let root = records.suspenses[Self.root]
         if root.pendingCount > 0 {

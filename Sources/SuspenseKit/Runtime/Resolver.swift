@@ -75,6 +75,8 @@ public final class _Resolver {
     /// Suspenses whose resolution fallback timing held back in this pass (the root: the shell),
     /// and until when: the render loop arms a recheck for each.
     var held: [(SuspenseIndex, Duration)] = []
+    /// What led to the last pass (see `pass`): the cause of the queries it discovered.
+    var passCause = PassCause.firstPass
     /// Whether the shell was reported: changes are reported only after it.
     var shellSent = false
     var naming = TypeNaming()
@@ -114,7 +116,7 @@ public final class _Resolver {
     /// The first pass: makes and evaluates the root, exactly as a builder child is made and
     /// evaluated, so that a root that reads data suspends the render instead of failing it.
     func evaluateRoot<C: Component>(_ make: @escaping () throws -> C) {
-        pass {
+        pass(.firstPass) {
             do {
                 try evaluate(make, newLevel: false)
             } catch {

@@ -30,11 +30,24 @@ struct WaitTable {
     private var nextAnonymous = 0
     /// What each keyless query is called in events and frames: its promise's type.
     private var anonymousLabels: [Int: String] = [:]
+    /// The keyless queries that wait out an `ErrorBoundary(retry:)`'s backoff, and its id.
+    private var backoffs: [Int: BoundaryID] = [:]
 
-    mutating func makeAnonymous(label: String) -> QueryID {
+    /// A keyless query; the backoff of the retry of the ErrorBoundary `retrying`, if given.
+    mutating func makeAnonymous(label: String, retrying boundary: BoundaryID? = nil) -> QueryID {
         nextAnonymous += 1
         anonymousLabels[nextAnonymous] = label
+        if let boundary { backoffs[nextAnonymous] = boundary }
         return .anonymous(nextAnonymous)
+    }
+
+    /// The cause of the pass that applies `query`'s result: the result, or a retry when the
+    /// query was a backoff.
+    func cause(applying query: QueryID) -> PassCause {
+        if case .anonymous(let number) = query, !backoffs.isEmpty, let boundary = backoffs[number] {
+            return .retry(of: boundary)
+        }
+        return .result(of: label(of: query))
     }
 
     func label(of query: QueryID) -> String {
@@ -119,6 +132,9 @@ struct WaitTable {
             return true
         }
     }
+
+    /// Whether queries were discovered since the last `takeDiscovered()`.
+    var hasDiscovered: Bool { !discovered.isEmpty }
 
     /// Started queries no slot waits on any more.
     mutating func takeAbandoned() -> [QueryID] {

@@ -44,8 +44,8 @@ private final class EventLog: RenderObserver, @unchecked Sendable {
         case .updated(let tree):
             carried.boundary = tree != nil
             line = "updated \(render(tree))"
-        case .queryStarted(let key, let joined):
-            line = "\(joined ? "joined" : "started") \(key)"
+        case .queryStarted(let key, let joined, let cause):
+            line = "\(joined ? "joined" : "started") \(key) by \(cause)"
         case .queryFinished(let key): line = "finished \(key)"
         case .queryFailed(let key, let error): line = "failed \(key): \(error)"
         case .queryCancelled(let key): line = "cancelled \(key)"
@@ -113,8 +113,8 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
         #expect(
             try await events(page, cache: cache) == [
                 "shell pending=[\"0\", \"1\"] [a…b…]",
-                "started a",
-                "started b",
+                "started a by first pass",
+                "started b by first pass",
                 "finished a",
                 "resolved 0 [A]",
                 "finished b",
@@ -137,7 +137,7 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
         }
         #expect(
             try await events(page, cache: cache) == [
-                "started outside",
+                "started outside by first pass",
                 "finished outside",
                 "shell pending=[\"1\"] [O…]",
                 "end [O…]",
@@ -174,7 +174,7 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
         #expect(
             try await events(page, cache: cache) == [
                 "shell pending=[\"0.0\"] […]",
-                "started card",
+                "started card by first pass",
                 "failed card: offline",
                 "caught 0 offline [failed: offline]",
                 "end [failed: offline]",
@@ -201,11 +201,11 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
         #expect(
             try await events(page, cache: cache) == [
                 "shell pending=[\"0.0.0\"] [inner…]",
-                "started late",
+                "started late by first pass",
                 "failed late: late",
                 "caught 0.0 late []",
                 "suspended 0 [outer…]",
-                "started recovery",
+                "started recovery by result of late",
                 "finished recovery",
                 "resolved 0 [recovered]",
                 "end [recovered]",
@@ -233,8 +233,8 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
         try await waitUntil("the second render to join", seconds: 60) { cache.subscriberCount(of: "shared") == 2 }
         gate.increment()
         let (firstLines, secondLines) = try await (first, second)
-        #expect(firstLines.contains("started shared"))
-        #expect(secondLines.contains("joined shared"))
+        #expect(firstLines.contains("started shared by first pass"))
+        #expect(secondLines.contains("joined shared by first pass"))
         #expect(runs.value == 1)
     }
 
@@ -259,14 +259,14 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
             Text("…")
         }
         async let rendered: Void = observe(page, options: RenderOptions(clock: clock), observers: [log])
-        try await waitUntil("the query to start") { log.lines.contains("started slow") }
+        try await waitUntil("the query to start") { log.lines.contains("started slow by first pass") }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(2))
         try await rendered
         #expect(
             log.timedLines == [
                 "0.0 seconds: shell pending=[\"0\"] […]",
-                "0.0 seconds: started slow",
+                "0.0 seconds: started slow by first pass",
                 "2.0 seconds: finished slow",
                 "2.0 seconds: resolved 0 [S]",
                 "2.0 seconds: end [S]",
@@ -291,6 +291,146 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
         try await observe(page, options: RenderOptions(), observers: [log])
         #expect(log.entries.count >= 8)
         #expect(nonDecreasing(log.entries.map(\.time)))
+    }
+
+    // MARK: Causes
+
+    /// Reads "a"; once it loaded, its child reads "b": "b" cannot start before "a" finished.
+    struct Waterfall: Component {
+        let value: String
+        init() throws {
+            value = try resolveValue(key: "a") {
+                await Task.yield()
+                return "A"
+            }
+        }
+        var body: some Component {
+            Text(value)
+            try Loaded("b")
+        }
+    }
+
+    @Test func aQueryStartedByAnotherQuerysResultSaysSo() async throws {
+        // Neither key is stubbed: both start at once, in the component's thread, and are
+        // discovered by the pass as they suspend.
+        let log = EventLog()
+        let page = Suspense {
+            try Waterfall()
+        } fallback: {
+            Text("…")
+        }
+        try await observe(page, observers: [log])
+        #expect(
+            log.lines.filter { $0.hasPrefix("started") } == [
+                "started a by first pass",
+                "started b by result of a",
+            ])
+        #expect(log.lines.last == "end [Ab]")
+        #expect(nonDecreasing(log.entries.map(\.time)))
+    }
+
+    @Test func siblingReadsAreBothStartedByTheFirstPass() async throws {
+        let log = EventLog()
+        let page = Suspense {
+            try Loaded("left")
+            try Loaded("right")
+        } fallback: {
+            Text("…")
+        }
+        try await observe(page, observers: [log])
+        #expect(
+            log.lines.filter { $0.hasPrefix("started") } == [
+                "started left by first pass",
+                "started right by first pass",
+            ])
+    }
+
+    @Test func aQueryStartedByAFailureSaysWhichQueryFailed() async throws {
+        let cache = QueryCache()
+        cache.stub("feed", with: .failure(TestFailure("offline")))
+        cache.stub("cached copy", with: .value("stale"))
+        let page = Suspense {
+            ErrorBoundary {
+                try Loaded("feed")
+            } fallback: { _ in
+                try Loaded("cached copy")
+            }
+        } fallback: {
+            Text("…")
+        }
+        let lines = try await events(page, cache: cache)
+        #expect(
+            lines.filter { $0.hasPrefix("started") } == [
+                "started feed by first pass", "started cached copy by result of feed",
+            ])
+        #expect(lines.last == "end [stale]")
+    }
+
+    @Test func aQueryStartedByATimeoutSaysWhichSuspenseTimedOut() async throws {
+        let clock = TestClock()
+        let hang = Hang()
+        let cache = QueryCache()
+        cache.stub("recovery", with: .value("recovered"))
+        let page = Suspense {
+            ErrorBoundary {
+                Suspense(timeout: .seconds(2)) {
+                    try Hanging("slow", hang: hang)
+                } fallback: {
+                    Text("…")
+                }
+            } fallback: { _ in
+                try Loaded("recovery")
+            }
+        } fallback: {
+            Text("outer…")
+        }
+        let log = EventLog()
+        async let rendered: Void = observe(page, cache: cache, options: options(clock), observers: [log])
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        try await rendered
+        #expect(
+            log.lines.filter { $0.hasPrefix("started") } == [
+                "started slow by first pass",
+                "started recovery by timeout of 0.0.0",
+            ])
+        #expect(log.timedLines.last == "2.0 seconds: end [recovered]")
+    }
+
+    @Test func contentTriedAgainAfterABackoffIsStartedByTheRetry() async throws {
+        let clock = TestClock()
+        let flaky = Flaky(failures: 1)
+        struct Card: Component {
+            let value: String
+            init(flaky: Flaky) throws {
+                value = try resolveValue(key: "card") {
+                    await Task.yield()
+                    return try flaky.value()
+                }
+            }
+            var body: some Component { Text(value) }
+        }
+        let page = Suspense {
+            ErrorBoundary(retry: RetryPolicy(maxAttempts: 2, initialDelay: .seconds(1))) {
+                try Card(flaky: flaky)
+            } fallback: { _ in
+                Text("failed")
+            }
+        } fallback: {
+            Text("…")
+        }
+        let log = EventLog()
+        async let rendered: Void = observe(page, options: options(clock), observers: [log])
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        try await rendered
+        #expect(
+            log.lines.filter { $0.hasPrefix("started") } == [
+                "started card by first pass",
+                "started retry of ErrorBoundary #0.0 after attempt 1 by result of card",
+                "started card by retry of 0.0",
+            ])
+        #expect(log.timedLines.last == "1.0 seconds: end [loaded after 2 calls]")
     }
 
     // MARK: Observers

@@ -33,10 +33,12 @@ extension TestClock {
     /// When they have not come within `timeout` of real time, the running test (Swift Testing
     /// or XCTest) fails at the call site with what was expected and what is armed, such as
     /// "expected 2 sleepers within 5 s; armed: 0.5 s", and the wait returns `false`. It also
-    /// returns `false`, without a failure, when the waiting task is cancelled.
+    /// returns `false`, without a failure, when the waiting task is cancelled. The default is a
+    /// minute: a suite that runs its tests in parallel on two cores can hold every thread of the
+    /// pool for seconds, and a wait must not fail a render that was only slow to be scheduled.
     /// - Parameters:
     ///   - count: How many sleepers to wait for (default 1).
-    ///   - timeout: How long to wait in real time, 0 to a year (default 5 s).
+    ///   - timeout: How long to wait in real time, 0 to a year (default 60 s).
     ///   - fileID: The caller's file ID, where a failure is reported.
     ///   - filePath: The caller's file path, where a failure is reported.
     ///   - line: The caller's line, where a failure is reported.
@@ -45,7 +47,7 @@ extension TestClock {
     @discardableResult
     public func waitForSleepers(
         _ count: Int = 1,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(60),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -71,7 +73,7 @@ extension TestClock {
     /// and the wait returns `false`.
     /// - Parameters:
     ///   - offset: The instant the sleeper waits for, as the time since the clock's creation.
-    ///   - timeout: How long to wait in real time, 0 to a year (default 5 s).
+    ///   - timeout: How long to wait in real time, 0 to a year (default 60 s).
     ///   - fileID: The caller's file ID, where a failure is reported.
     ///   - filePath: The caller's file path, where a failure is reported.
     ///   - line: The caller's line, where a failure is reported.
@@ -80,7 +82,7 @@ extension TestClock {
     @discardableResult
     public func waitForSleeper(
         dueAt offset: Duration,
-        timeout: Duration = .seconds(5),
+        timeout: Duration = .seconds(60),
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,

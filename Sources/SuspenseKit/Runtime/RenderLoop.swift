@@ -134,18 +134,17 @@ extension _Resolver {
 
         /// Handles the timers that fired; returns false when the deadline passed.
         func handleTimers() throws -> Bool {
-            for fired in runner.mailbox.takeFiredTimers() {
+            let woken = runner.mailbox.takeFiredTimers()
+            guard !woken.isEmpty else { return true }
+            for fired in timers.takeDue(now: resolver.scope.clock.elapsed(), woken: woken) {
                 switch fired {
-                case .timeout(let suspense, let generation):
-                    guard timers.takeFired(suspense, generation: generation),
-                        let timedOut = resolver.timeOut(suspense)
-                    else { continue }
+                case .timeout(let suspense, _):
+                    guard let timedOut = resolver.timeOut(suspense) else { continue }
                     events.emit(.timedOut(timedOut.id, timedOut.error))
                     cancel(timedOut.stopped)
                     if let error = resolver.uncaught { throw error }
                     afterPass()
                 case .recheck(let suspense):
-                    timers.takeRecheck(suspense)
                     resolver.recheck(suspense)
                     if let error = resolver.uncaught { throw error }
                     afterPass()

@@ -200,4 +200,42 @@ struct TimeoutTests {
         clock.advance(by: .seconds(1))
         #expect(try await output == "Again > ErrorBoundary > Suspense timed out after 1.0 seconds waiting on after 7")
     }
+
+    /// Two boundaries timing out at 2 s and 1 s (written in that order), and two at 1 s: one
+    /// `advance` past all of them times them out earliest first, those due together in the order
+    /// their timers were armed (document order), on every run, whichever timer task wakes first.
+    @Test func timeoutsDueInOneAdvanceFireInTheOrderTheyAreDue() async throws {
+        struct Timed: Component {
+            let timeouts: [Int]
+            let hang: Hang
+            var body: some Component {
+                ForEach(Array(timeouts.enumerated()), id: \.offset) { index, seconds in
+                    ErrorBoundary {
+                        Suspense(timeout: .seconds(seconds)) {
+                            try Hanging("slow \(index)", hang: hang)
+                        } fallback: {
+                            Text("…")
+                        }
+                    } fallback: { _ in
+                        Text("[\(index)]")
+                    }
+                }
+            }
+        }
+        for (timeouts, expected) in [([2, 1], ["0.1.0", "0.0.0"]), ([1, 1, 1], ["0.0.0", "0.1.0", "0.2.0"])] {
+            for _ in 0..<50 {
+                let clock = TestClock()
+                let caught = Log()
+                let page = Timed(timeouts: timeouts, hang: Hang())
+                let options = options(clock).onCaughtError { failure in
+                    caught.append(failure.boundary.description)
+                }
+                async let output = render(page, as: .plain, options: options)
+                await clock.waitForSleepers(timeouts.count)
+                clock.advance(by: .seconds(3))
+                _ = try await output
+                #expect(caught.all == expected)
+            }
+        }
+    }
 }

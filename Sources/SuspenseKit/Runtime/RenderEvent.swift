@@ -100,7 +100,7 @@ enum BoundaryChange {
 
 extension _Resolver {
     func noteChange(_ change: BoundaryChange) {
-        if shellSent { changes.append(change) }
+        changeLog.note(change)
     }
 
     /// Whether nothing outside a Suspense is pending.
@@ -115,8 +115,8 @@ extension _Resolver {
 
     /// Marks the shell as sent: changes are reported from now on.
     func markShellSent() {
-        shellSent = true
-        if honoursFallbackTiming { shellSentAt = scope.clock.elapsed() }
+        changeLog.markShellSent()
+        if timing.isHonoured { timing.shellSentAt = scope.clock.elapsed() }
     }
 
     /// The shell event, for observers.
@@ -131,14 +131,13 @@ extension _Resolver {
 
     /// Forgets the changes noted since the last call, when no observer would see their events.
     func dropChanges() {
-        changes.removeAll(keepingCapacity: true)
+        _ = changeLog.take()
     }
 
     /// The boundary events for the changes noted since the last call, with subtrees if asked:
     /// one event per boundary, in the order each was first changed, telling its state now. A
     /// change to a boundary that was discarded since is dropped.
     func takeChanges(withSubtrees: Bool) -> [RenderEvent.Kind] {
-        defer { changes = [] }
         var suspended = Set<SuspenseIndex>()
         var order: [Region] = []
         var seen = Set<String>()
@@ -151,7 +150,7 @@ extension _Resolver {
             }
             if seen.insert(key).inserted { order.append(region) }
         }
-        for change in changes {
+        for change in changeLog.take() {
             switch change {
             case .resolved(let index), .progressed(let index): add(.suspense(index))
             case .suspended(let index):

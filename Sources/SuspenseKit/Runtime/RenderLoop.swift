@@ -17,7 +17,7 @@ extension _Resolver {
     ) async throws -> RenderTree {
         RenderModeLog.current?.append(mode)
         let resolver = _Resolver(cache: cache, options: options)
-        resolver.honoursFallbackTiming = mode.fallbackTiming
+        resolver.timing.isHonoured = mode.fallbackTiming
         let runner = QueryRunner(cache: cache, mailbox: resolver.scope.mailbox)
         let timers = RenderTimers(clock: resolver.scope.clock, mailbox: resolver.scope.mailbox)
         if let deadline = options.deadline { timers.armDeadline(at: deadline) }
@@ -35,7 +35,7 @@ extension _Resolver {
         }
         do {
             resolver.evaluateRoot(make)
-            if let error = resolver.uncaught { throw error }
+            if let error = resolver.failures.uncaught { throw error }
             let events = EventSink(observers, clock: resolver.scope.clock)
             let tree = try await drive(
                 resolver, runner: runner, timers: timers, options: options, mode: mode, events: events)
@@ -45,13 +45,13 @@ extension _Resolver {
                     queries: cacheStartedEmpty ? cache.storedCount : 0, waits: resolver.waits.queriesWaitedOn),
                 of: C.self)
             await timers.stop()
-            await runner.finish(waitingForCancelled: !resolver.deadlinePassed)
+            await runner.finish(waitingForCancelled: !resolver.timing.deadlinePassed)
             return tree
         } catch {
             // The one place a render fails: an error no boundary caught is reported here, once.
             if let error = error as? RenderError { options.onUncaughtError?(error) }
             await timers.stop()
-            await runner.finish(waitingForCancelled: !resolver.deadlinePassed)
+            await runner.finish(waitingForCancelled: !resolver.timing.deadlinePassed)
             throw error
         }
     }
@@ -98,9 +98,9 @@ extension _Resolver {
                     events.emit(.progress(passTrees ? resolver.tree() : nil, settled: resolver.shellIsReady))
                 }
             }
-            if !resolver.shellSent, resolver.shellIsReady, resolver.uncaught == nil {
+            if !resolver.changeLog.shellSent, resolver.shellIsReady, resolver.failures.uncaught == nil {
                 // A Suspense of the shell pending within its fallback delay holds the shell back.
-                if resolver.hasDelays, let until = resolver.resolutionHold(of: _Resolver.root) {
+                if resolver.timing.hasDelays, let until = resolver.resolutionHold(of: _Resolver.root) {
                     timers.armRecheck(for: _Resolver.root, at: until)
                 } else {
                     resolver.markShellSent()
@@ -119,7 +119,7 @@ extension _Resolver {
             // Timeouts run while their Suspense shows its fallback; a hold ends when its Suspense
             // resolved (the root's: when the shell was sent).
             if timers.hasTimeouts || timers.hasRechecks {
-                timers.disarm { $0 == _Resolver.root ? resolver.shellSent : !resolver.isPending($0) }
+                timers.disarm { $0 == _Resolver.root ? resolver.changeLog.shellSent : !resolver.isPending($0) }
             }
             for suspense in resolver.takeTimed() where resolver.isPending(suspense) {
                 let record = resolver.records.suspenses[suspense]
@@ -142,11 +142,11 @@ extension _Resolver {
                     guard let timedOut = resolver.timeOut(suspense) else { continue }
                     events.emit(.timedOut(timedOut.id, timedOut.error))
                     cancel(timedOut.stopped)
-                    if let error = resolver.uncaught { throw error }
+                    if let error = resolver.failures.uncaught { throw error }
                     afterPass()
                 case .recheck(let suspense):
                     resolver.recheck(suspense)
-                    if let error = resolver.uncaught { throw error }
+                    if let error = resolver.failures.uncaught { throw error }
                     afterPass()
                 case .deadline:
                     let cutOff = try resolver.cutOff(at: options.deadline ?? .zero)
@@ -213,12 +213,12 @@ extension _Resolver {
                     events.emit(.queryFailed(resolver.waits.label(of: query), error))
                 }
                 resolver.apply(result, for: query)
-                if let error = resolver.uncaught { throw error }
+                if let error = resolver.failures.uncaught { throw error }
                 afterPass()
             }
         }
         if Task.isCancelled { throw CancellationError() }
-        if !resolver.deadlinePassed { try resolver.checkFinished() }
+        if !resolver.timing.deadlinePassed { try resolver.checkFinished() }
         let tree = resolver.tree()
         events.emit(.finished(tree))
         return tree

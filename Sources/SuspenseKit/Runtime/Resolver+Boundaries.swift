@@ -126,9 +126,9 @@ extension _Resolver {
         context.depth += 1
         positions.enterRegion(id.link, claimed: true)
         // Failures met from here on were met beneath this boundary (for a retry to forget).
-        let savedMark = failureMark
-        failureMark = scope.mailbox.failureCount
-        defer { failureMark = savedMark }
+        let savedMark = failures.mark
+        failures.mark = scope.mailbox.failureCount
+        defer { failures.mark = savedMark }
         do {
             try content(self)
             positions.pop()

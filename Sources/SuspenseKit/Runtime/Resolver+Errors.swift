@@ -31,7 +31,7 @@ extension _Resolver {
             }
             boundary = record.outer.errorBoundary
         }
-        uncaught = renderError(current)
+        failures.uncaught = renderError(current)
     }
 
     func located(_ error: any Error, at path: ComponentPath) -> any Error {
@@ -125,7 +125,7 @@ extension _Resolver {
         let path = (error as? LocatedError)?.path.names ?? record.outer.path.appending("ErrorBoundary").names
         let failure = CaughtError(error: underlying, path: path, boundary: record.id)
         let key = ReportedFailure(boundary: record.id, path: path, error: String(describing: underlying))
-        guard reportedFailures.insert(key).inserted else { return }
+        guard failures.reported.insert(key).inserted else { return }
         record.onError?(failure)
         options.onCaughtError?(failure)
     }

@@ -40,8 +40,8 @@ extension _Resolver {
             finishPass()
             return result
         }
-        assert(uncaught != nil || ready.isEmpty, "a pass ended with deferred subtrees left")
-        if uncaught == nil { checkBookkeeping() }
+        assert(failures.uncaught != nil || ready.isEmpty, "a pass ended with deferred subtrees left")
+        if failures.uncaught == nil { checkBookkeeping() }
         return result
     }
 
@@ -51,13 +51,13 @@ extension _Resolver {
     /// by another unit, so that they run in the order they stand in (see `ReadyQueue`).
     private func finishPass() {
         ready.flush()
-        while uncaught == nil {
+        while failures.uncaught == nil {
             if let slot = ready.next() {
                 evaluateDeferred(slot)
                 ready.flush()
                 continue
             }
-            if touched.isEmpty && reopened.isEmpty { break }
+            if settling.touched.isEmpty && settling.reopened.isEmpty { break }
             settle()
             ready.flush()
         }
@@ -120,8 +120,8 @@ extension _Resolver {
         guard records.slots[slot].isReady, let thunk = records.slots[slot].thunk else { return }
         records.slots[slot].isReady = false
         records.slots[slot].thunk = nil
-        let savedMark = failureMark
-        failureMark = scope.mailbox.failureCount
+        let savedMark = failures.mark
+        failures.mark = scope.mailbox.failureCount
         let saved = context
         replaceContext(with: records.slots[slot].context)
         positions.enterRegion(records.slots[slot].position, claimed: records.slots[slot].positionClaimed)
@@ -132,7 +132,7 @@ extension _Resolver {
         }
         positions.pop()
         replaceContext(with: saved)
-        failureMark = savedMark
+        failures.mark = savedMark
         releaseDecisions(from: records.slots[slot].context.suspense)
     }
 
@@ -161,12 +161,14 @@ extension _Resolver {
         var index = suspense
         while index != Self.root {
             records.suspenses[index].deferred -= 1
-            assert(records.suspenses[index].deferred >= 0, "a Suspense released more deferred subtrees than it held")
+            assert(
+                records.suspenses[index].deferred >= 0, "a Suspense released more deferred subtrees than it timing.held"
+            )
             if records.suspenses[index].deferred == 0 {
                 if records.suspenses[index].undecided {
                     decide(index)
                 } else {
-                    touched.append(index)
+                    settling.touched.append(index)
                 }
             }
             index = records.suspenses[index].outer?.suspense ?? Self.root

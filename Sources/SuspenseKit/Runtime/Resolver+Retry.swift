@@ -9,7 +9,7 @@ extension _Resolver {
         retire(records.kill(record.contentScope))
         nodes.removeChildren(of: record.contentNode)
         // The failed queries beneath it run again when the content asks for them.
-        cache.dropFailures(scope.mailbox.failures(since: failureMark))
+        cache.dropFailures(scope.mailbox.failures(since: failures.mark))
         let attempt = record.attempts
         records.errorBoundaries[index].attempts += 1
         let contentScope = records.makeScope(parent: record.outer.scope)

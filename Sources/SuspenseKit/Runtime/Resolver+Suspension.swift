@@ -67,7 +67,7 @@ extension _Resolver {
         records.suspenses[owner].slots.append(index)
         if records.suspenses[owner].isResolved {
             records.suspenses[owner].isResolved = false
-            reopened.append(owner)
+            settling.reopened.append(owner)
         }
         return index
     }
@@ -143,7 +143,7 @@ extension _Resolver {
         records.suspenses[owner].pendingCount -= 1
         assert(records.suspenses[owner].pendingCount >= 0, "a Suspense counted more slots than it had")
         if records.suspenses[owner].pendingCount == 0 {
-            touched.append(owner)
+            settling.touched.append(owner)
         }
     }
 
@@ -151,25 +151,26 @@ extension _Resolver {
     /// shows the fallback of every one that went back to pending. Returns early when a fallback
     /// deferred a subtree: the pass evaluates it, then settles again.
     func settle() {
-        while !touched.isEmpty || !reopened.isEmpty {
-            while ready.isEmpty, let index = touched.popLast() {
+        while !settling.touched.isEmpty || !settling.reopened.isEmpty {
+            while ready.isEmpty, let index = settling.touched.popLast() {
                 let record = records.suspenses[index]
                 guard !record.isResolved, !record.undecided, record.pendingCount == 0, record.deferred == 0,
                     !record.isRoot, records.isAlive(index)
                 else {
                     continue
                 }
-                if honoursFallbackTiming, record.timing?.minimumFallbackDuration != nil || hasDelays,
+                if timing.isHonoured, record.timing?.minimumFallbackDuration != nil || timing.hasDelays,
                     let until = resolutionHold(of: index)
                 {
-                    held.append((index, until))
+                    timing.held.append((index, until))
                     continue
                 }
                 records.suspenses[index].isResolved = true
                 // A boundary around it may have waited for it to resolve within its delay.
-                if hasDelays, record.timing?.fallbackDelay != nil, let outer = record.outer, outer.suspense != Self.root
+                if timing.hasDelays, record.timing?.fallbackDelay != nil, let outer = record.outer,
+                    outer.suspense != Self.root
                 {
-                    touched.append(outer.suspense)
+                    settling.touched.append(outer.suspense)
                 }
                 if record.fallbackScope >= 0 {
                     retire(records.kill(record.fallbackScope))
@@ -178,7 +179,7 @@ extension _Resolver {
                 nodes.removeChildren(of: record.fallbackNode)
                 noteChange(.resolved(index))
             }
-            while ready.isEmpty, let index = reopened.popLast() {
+            while ready.isEmpty, let index = settling.reopened.popLast() {
                 let record = records.suspenses[index]
                 guard !record.isResolved, !record.undecided, record.pendingCount > 0, record.fallbackScope < 0,
                     records.isAlive(index), let outer = record.outer
@@ -189,7 +190,7 @@ extension _Resolver {
                     try evaluateFallback(of: index)
                 } catch {
                     route(error, at: outer, path: outer.path.appending("Suspense"))
-                    if uncaught != nil { return }
+                    if failures.uncaught != nil { return }
                 }
             }
             if !ready.isEmpty { return }
@@ -220,7 +221,7 @@ extension _Resolver {
                 case (false, _):
                     rerun(slot)
                 }
-                if uncaught != nil { return }
+                if failures.uncaught != nil { return }
             }
         }
     }
@@ -229,9 +230,9 @@ extension _Resolver {
         // The record's fields are read where they are needed: a copy of the whole record (its
         // context, path, names and closure) cost a dozen retains per slot.
         guard let thunk = records.slots[slot].thunk else { return }
-        let savedMark = failureMark
-        failureMark = scope.mailbox.failureCount
-        defer { failureMark = savedMark }
+        let savedMark = failures.mark
+        failures.mark = scope.mailbox.failureCount
+        defer { failures.mark = savedMark }
         let saved = context
         replaceContext(with: records.slots[slot].context)
         positions.enterRegion(records.slots[slot].position, claimed: records.slots[slot].positionClaimed)
@@ -309,10 +310,10 @@ extension _Resolver {
             return
         }
         if records.suspenses[index].pendingCount == 0 {
-            if wasResolved { noteChange(.resolved(index)) } else { touched.append(index) }
+            if wasResolved { noteChange(.resolved(index)) } else { settling.touched.append(index) }
         } else if wasResolved {
             records.suspenses[index].isResolved = false
-            reopened.append(index)
+            settling.reopened.append(index)
         }
     }
 
@@ -333,7 +334,7 @@ extension _Resolver {
 
     /// Fails the render if the root itself is still suspended when no query is left running.
     func checkFinished() throws {
-        if let uncaught { throw uncaught }
+        if let uncaught = failures.uncaught { throw uncaught }
         let root = records.suspenses[Self.root]
         if root.pendingCount > 0 {
             let first = root.slots.first { records.slots[$0].isPending }

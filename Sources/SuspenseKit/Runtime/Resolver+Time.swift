@@ -4,9 +4,9 @@ extension _Resolver {
     /// its timeout for the render loop to arm.
     func beganPending(_ index: SuspenseIndex) {
         records.suspenses[index].pendingSince = scope.clock.elapsed()
-        guard let timing = records.suspenses[index].timing else { return }
-        if timing.timeout != nil { timed.append(index) }
-        if timing.fallbackDelay != nil { hasDelays = true }
+        guard let settings = records.suspenses[index].timing else { return }
+        if settings.timeout != nil { timing.timed.append(index) }
+        if settings.fallbackDelay != nil { timing.hasDelays = true }
     }
 
     /// Until when fallback timing holds back the resolution of the Suspense at `index` (for the
@@ -15,15 +15,17 @@ extension _Resolver {
     /// a boundary holds its own content back while a Suspense directly inside it is pending
     /// within its fallback delay, so that content resolving sooner is never shown as a fallback.
     func resolutionHold(of index: SuspenseIndex) -> Duration? {
-        guard honoursFallbackTiming else { return nil }
+        guard timing.isHonoured else { return nil }
         let now = scope.clock.elapsed()
         var until: Duration?
         let record = records.suspenses[index]
-        if !record.isRoot, let minimum = record.timing?.minimumFallbackDuration, let shellSentAt {
+        if !record.isRoot, let minimum = record.timing?.minimumFallbackDuration,
+            let shellSentAt = timing.shellSentAt
+        {
             let end = max(record.pendingSince, shellSentAt) + minimum
             if end > now { until = end }
         }
-        if hasDelays {
+        if timing.hasDelays {
             for inner in records.suspenses.indices.dropFirst() {
                 let nested = records.suspenses[inner]
                 guard let delay = nested.timing?.fallbackDelay, nested.outer?.suspense == index,
@@ -38,21 +40,19 @@ extension _Resolver {
 
     /// Takes the holds noted since the last call.
     func takeHeld() -> [(SuspenseIndex, Duration)] {
-        defer { held = [] }
-        return held
+        timing.takeHeld()
     }
 
     /// A hold may be over: the Suspense tries to resolve again.
     func recheck(_ index: SuspenseIndex) {
         guard index != Self.root else { return }
-        touched.append(index)
+        settling.touched.append(index)
         pass(.recheck(records.suspenses[index].id)) {}
     }
 
     /// Takes the Suspenses with a timeout that began showing their fallback since the last call.
     func takeTimed() -> [SuspenseIndex] {
-        defer { timed = [] }
-        return timed
+        timing.takeTimed()
     }
 
     /// Whether a Suspense still shows its fallback: not resolved, and not discarded.
@@ -87,13 +87,13 @@ extension _Resolver {
     /// ``RenderError`` when content outside every Suspense still waits, since it has no
     /// fallback to show.
     func cutOff(at deadline: Duration) throws -> [TimeoutError] {
-        deadlinePassed = true
+        timing.deadlinePassed = true
         // What fallback timing held back is shown now: the render ends here.
-        if honoursFallbackTiming {
-            honoursFallbackTiming = false
+        if timing.isHonoured {
+            timing.isHonoured = false
             for index in records.suspenses.indices.dropFirst()
             where records.suspenses[index].pendingCount == 0 && isPending(index) {
-                touched.append(index)
+                settling.touched.append(index)
             }
             pass(.deadline) {}
         }

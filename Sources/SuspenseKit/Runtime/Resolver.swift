@@ -51,46 +51,21 @@ public final class _Resolver {
     var ready = ReadyQueue()
     /// The queries slots wait on; see WaitTable.
     var waits = WaitTable()
-    /// What changed in the visible tree since the last call to `takeChanges()`.
-    var changes: [BoundaryChange] = []
-    /// Suspenses that went back to pending in this pass and need their fallback.
-    var reopened: [SuspenseIndex] = []
-    /// Suspenses whose last pending slot went away in this pass.
-    var touched: [SuspenseIndex] = []
-    /// Suspenses with a timeout that began showing their fallback in this pass: the render
-    /// loop arms their timers.
-    var timed: [SuspenseIndex] = []
-    /// How many failures the render had met (`QueryMailbox.failureCount`) when the evaluation
-    /// now running began: those met since were met beneath the boundary that catches next.
-    var failureMark = 0
-    /// Set when the render's deadline cut it short: queries it cancelled are not waited for.
-    var deadlinePassed = false
-    /// Whether fallback delays and minimum durations hold resolutions back: only for consumers
-    /// that show intermediate states (streams, frames), never for a whole render.
-    var honoursFallbackTiming = false
-    /// Whether any Suspense of the render has a fallback delay.
-    var hasDelays = false
-    /// When the shell was sent, on the render's clock, when fallback timing is honoured.
-    var shellSentAt: Duration?
-    /// Suspenses whose resolution fallback timing held back in this pass (the root: the shell),
-    /// and until when: the render loop arms a recheck for each.
-    var held: [(SuspenseIndex, Duration)] = []
+    /// The Suspenses the pass must settle.
+    var settling = SettleQueue()
+    /// What changed in the visible tree since the shell, not reported yet.
+    var changeLog = ChangeLog()
+    /// Fallback timing, timeouts and the deadline.
+    var timing = TimingState()
+    /// Failures met, reported, and the one that reached the root.
+    var failures = FailureState()
     /// What led to the last pass (see `pass`): the cause of the queries it discovered.
     var passCause = PassCause.firstPass
-    /// Whether the shell was reported: changes are reported only after it.
-    var shellSent = false
     var naming = TypeNaming()
     /// Recognizes thrown promises without an existential cast.
     @exclusivity(unchecked) var promiseTypes = PromiseTypes()
-    /// The last tag whose name was checked, so that a list of one tag checks it once, whether
-    /// it is void, and its index in the arena's names.
-    @exclusivity(unchecked) private var lastCheckedTag: String?
-    @exclusivity(unchecked) private var lastCheckedTagIsVoid = false
-    @exclusivity(unchecked) private var lastCheckedTagName: Int32 = 0
-    /// Set when an error reached the root; the render stops and throws it.
-    var uncaught: RenderError?
-    /// The caught failures reported to `onError` handlers so far; see `reportCaught`.
-    var reportedFailures: Set<ReportedFailure> = []
+    /// The last tag checked; see ``TagCheck``.
+    @exclusivity(unchecked) private var tagCheck = TagCheck()
 
     static let root: SuspenseIndex = 0
 
@@ -122,9 +97,9 @@ public final class _Resolver {
             } catch {
                 // Behind the subtrees deferred before it, which may fail first.
                 if ready.hasFresh {
-                    postpone(error, at: context) { $0.uncaught = $0.renderError(error) }
+                    postpone(error, at: context) { $0.failures.uncaught = $0.renderError(error) }
                 } else {
-                    uncaught = renderError(error)
+                    failures.uncaught = renderError(error)
                 }
             }
         }
@@ -299,15 +274,13 @@ public final class _Resolver {
         try checkDepth(context.depth + 1, "<\(tag)>")
         // A name HTML cannot carry, or an attribute given twice, is an error at the element,
         // routed to its ErrorBoundary, rather than a render that fails only when HTML is asked for.
-        if tag != lastCheckedTag {
+        if tag != tagCheck.tag {
             do {
                 try HTMLNames.checkTag(tag)
             } catch {
                 throw located(error, at: context.path)
             }
-            lastCheckedTag = tag
-            lastCheckedTagIsVoid = HTMLNames.isVoid(tag)
-            lastCheckedTagName = nodes.names.index(of: tag)
+            tagCheck = TagCheck(tag: tag, isVoid: HTMLNames.isVoid(tag), name: nodes.names.index(of: tag))
         }
         if !attributes.isEmpty {
             do {
@@ -316,7 +289,7 @@ public final class _Resolver {
                 throw located(error, at: context.path)
             }
         }
-        let node = nodes.appendElement(name: lastCheckedTagName, attributes: attributes, to: context.parent)
+        let node = nodes.appendElement(name: tagCheck.name, attributes: attributes, to: context.parent)
         let saved = context.parent
         let savedDepth = context.depth
         context.parent = node
@@ -325,7 +298,7 @@ public final class _Resolver {
             context.parent = saved
             context.depth = savedDepth
         }
-        if lastCheckedTagIsVoid {  // this tag's, since nothing else was checked since
+        if tagCheck.isVoid {  // this tag's, since nothing else was checked since
             try resolveVoidContent(tag, node, content)
         } else {
             try content(self)

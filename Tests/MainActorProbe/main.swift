@@ -3,6 +3,7 @@
 // so `.ci/run` runs this program. A Suspense's timeout fires after an `await`, and the fallback
 // it shows is a chain 20,000 levels deep; then a chain 100,000 levels deep renders on the main
 // actor. Exits non-zero, saying what went wrong, unless both render in full.
+import Foundation
 import SuspenseKit
 
 /// `levels` nested components, each in an element.
@@ -44,20 +45,23 @@ struct Page: Component {
     }
 }
 
-struct ProbeFailed: Error {}
+/// Writes a line at once: a buffered line would be lost if the process then crashed.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
 
 var failed = false
 @MainActor func check(_ what: String, _ output: () async throws -> String) async {
     do {
         let result = try await output()
         if result == "bottom" {
-            print("\(what): ok")
+            say("\(what): ok")
         } else {
-            print("\(what): unexpected output \(result.prefix(200))")
+            say("\(what): unexpected output \(result.prefix(200))")
             failed = true
         }
     } catch {
-        print("\(what): failed: \(error)")
+        say("\(what): failed: \(error)")
         failed = true
     }
 }
@@ -68,4 +72,4 @@ await check("a timeout's 20,000-level fallback, first render on the main actor")
 await check("100,000 levels on the main actor") {
     try await render(Chain(levels: 100_000), as: .plain, options: RenderOptions(maxDepth: 200_001))
 }
-if failed { throw ProbeFailed() }
+if failed { exit(1) }

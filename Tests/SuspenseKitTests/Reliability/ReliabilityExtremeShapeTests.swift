@@ -73,8 +73,9 @@ private struct ReliabilityNestedSuspense: Component {
     }
 }
 
-/// Shapes far outside the usual: deep, wide, and many boundaries at once. The resolver runs on
-/// large-stack threads (`DeepStackExecutor`), and everything else walks trees iteratively.
+/// Shapes far outside the usual: deep, wide, and many boundaries at once. A pass keeps a bounded
+/// number of levels on the stack and defers the rest (Resolver+Pass), and everything else walks
+/// trees iteratively.
 struct ReliabilityExtremeShapeTests {
     @Test func tenThousandDeepChainsRenderToEveryFormat() async throws {
         let chain = try await resolve(ReliabilityChain(depth: 10_000))
@@ -111,7 +112,7 @@ struct ReliabilityExtremeShapeTests {
     }
 
     @Test func deepTreesInsideBoundariesAndUnderQueries() async throws {
-        // A first pass that outgrows the caller's stack starts over on a large stack; a boundary
+        // A first pass far deeper than a pass keeps on the stack defers its subtrees; a boundary
         // on the way never sees that, and no query runs twice.
         let ledger = ReliabilityQueryLedger()
         let caught = try await resolve(

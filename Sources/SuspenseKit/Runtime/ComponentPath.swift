@@ -55,6 +55,11 @@ struct ComponentPath: Sendable {
         return copy
     }
 
+    /// The last name, without walking the path: O(1), where `names` is O(depth).
+    var lastName: String? {
+        last ?? sealed?.name
+    }
+
     /// The names, root first.
     var names: [String] {
         var names: [String] = []

@@ -101,7 +101,7 @@ extension _Resolver {
                 context: place,
                 position: position,
                 positionClaimed: claimed,
-                component: place.path.names.last ?? "the root",
+                component: place.path.lastName ?? "the root",
                 pathAddsComponent: false,
                 thunk: evaluate,
                 isPending: false,

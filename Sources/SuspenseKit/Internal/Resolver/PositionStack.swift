@@ -1,0 +1,191 @@
+// Positions: where each place stands among its siblings, for boundary ids (``BoundaryID``).
+// A path of links shared by every place below them, and the stack of the place being evaluated.
+
+/// One level of a position path. Immutable once made, shared by every place below it, so that a
+/// path costs one object per level however many places share it.
+@usableFromInline
+final class PositionLink: @unchecked Sendable {
+    /// The index that marks a fallback region.
+    static let fallbackIndex: Int32 = -1
+
+    let index: Int32
+    let depth: Int32
+    /// A hash of the whole path, so that ids hash in O(1).
+    let hash: UInt64
+    private(set) var parent: PositionLink?
+
+    init(index: Int32, parent: PositionLink?) {
+        self.index = index
+        self.parent = parent
+        self.depth = (parent?.depth ?? 0) + 1
+        // FNV-1a over the path, one step per level.
+        var hash = parent?.hash ?? 0xcbf2_9ce4_8422_2325
+        hash ^= UInt64(UInt32(bitPattern: index))
+        hash = hash &* 0x100_0000_01b3
+        self.hash = hash
+    }
+
+    /// Releases the chain above without recursion, as far as only this link holds it.
+    deinit {
+        var next = parent
+        parent = nil
+        while isKnownUniquelyReferenced(&next) {
+            let following = next?.parent
+            next?.parent = nil
+            next = following
+        }
+    }
+
+    /// Whether `self` comes before `other` in document order.
+    static func precedes(_ lhs: PositionLink?, _ rhs: PositionLink?) -> Bool {
+        let left = BoundaryID(lhs).positions
+        let right = BoundaryID(rhs).positions
+        return left.lexicographicallyPrecedes(right)
+    }
+}
+
+/// The positions of the place being evaluated, kept as a stack that costs no allocation per
+/// level: a level is one `Int32` (its index among its siblings) in a buffer; a level's link is
+/// made only when something needs it (a boundary, a suspended child), and kept beside it.
+///
+/// A class with a hand-managed buffer, because pushing and popping a level happens for every
+/// child of every render: an array of structs cost a uniqueness check and a bounds check each.
+@usableFromInline
+final class PositionStack {
+    /// One entry per level: the level's index (>= 0), or for a region `-(r + 1)`, with `r` its
+    /// index in `regions`.
+    @usableFromInline @exclusivity(unchecked) var levels: UnsafeMutablePointer<Int32>
+    @usableFromInline @exclusivity(unchecked) var count = 0
+    @usableFromInline @exclusivity(unchecked) var capacity = 64
+    /// The index of the next child in the current level.
+    @usableFromInline @exclusivity(unchecked) var cursor: Int32 = 0
+
+    /// A region: its link, whether a boundary took it, and the cursor to restore after it.
+    struct Region {
+        var link: PositionLink?
+        var claimed: Bool
+        var savedCursor: Int32
+    }
+
+    @exclusivity(unchecked) var regions: [Region] = []
+    /// Links made for the lowest levels, and whether a boundary took each; at most `count` long.
+    @usableFromInline @exclusivity(unchecked) var made: [(link: PositionLink?, claimed: Bool)] = []
+
+    init() {
+        levels = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        levels.deallocate()
+    }
+
+    /// Enters the next child of the current level; returns how many levels deep that is.
+    @inlinable @discardableResult
+    func push() -> Int {
+        if count == capacity { grow() }
+        levels[count] = cursor
+        count &+= 1
+        cursor = 0
+        return count
+    }
+
+    @inlinable
+    func pop() {
+        count &-= 1
+        let level = levels[count]
+        if level >= 0 {
+            cursor = level &+ 1
+        } else {
+            leaveRegion()
+        }
+        if made.count > count { forgetMade() }
+    }
+
+    @usableFromInline
+    func leaveRegion() {
+        cursor = regions.removeLast().savedCursor
+    }
+
+    @usableFromInline
+    func grow() {
+        let larger = UnsafeMutablePointer<Int32>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: levels, count: count)
+        levels.deallocate()
+        levels = larger
+        capacity *= 2
+    }
+
+    @usableFromInline
+    func forgetMade() {
+        // A level or two at a time: removing the last ones is cheaper than a subrange.
+        while made.count > count { made.removeLast() }
+    }
+
+    /// Enters a region whose children are numbered below `link`: a boundary's content or
+    /// fallback, or a suspended child evaluated again in its place. Left with `pop()`.
+    /// `claimed` says whether a boundary may still take `link` itself (a suspended child
+    /// evaluated again takes the level it had).
+    func enterRegion(_ link: PositionLink?, claimed: Bool) {
+        regions.append(Region(link: link, claimed: claimed, savedCursor: cursor))
+        if count == capacity { grow() }
+        levels[count] = -Int32(regions.count)
+        count += 1
+        cursor = 0
+    }
+
+    private func region(at depth: Int) -> Int? {
+        let level = levels[depth]
+        return level < 0 ? Int(-level) - 1 : nil
+    }
+
+    /// Whether a boundary took the current level already.
+    var isClaimed: Bool {
+        guard count > 0 else { return true }
+        if let region = region(at: count - 1) { return regions[region].claimed }
+        return made.count == count ? made[count - 1].claimed : false
+    }
+
+    /// The link of the current place, made now if it was not yet.
+    func link() -> PositionLink? {
+        guard count > 0 else { return nil }
+        // The deepest level with a link already: a region, or a level made before.
+        var first = count - 1
+        var link: PositionLink?
+        while first >= 0 {
+            if let region = region(at: first) {
+                link = regions[region].link
+                break
+            }
+            if first < made.count, let known = made[first].link {
+                link = known
+                break
+            }
+            first -= 1
+        }
+        var depth = first + 1
+        while depth < count {
+            link = PositionLink(index: levels[depth], parent: link)
+            if made.count > depth {
+                made[depth].link = link
+            } else {
+                while made.count < depth { made.append((nil, false)) }
+                made.append((link, false))
+            }
+            depth += 1
+        }
+        return link
+    }
+
+    /// The link of a boundary made here: the current level's, unless a boundary took it already
+    /// (or it is a region's), in which case the boundary takes the next child position.
+    func claimBoundaryLink() -> PositionLink? {
+        let current = link()
+        if count > 0, region(at: count - 1) == nil, !made[count - 1].claimed {
+            made[count - 1].claimed = true
+            return current
+        }
+        let link = PositionLink(index: cursor, parent: current)
+        cursor += 1
+        return link
+    }
+}

@@ -324,19 +324,3 @@ func voidElementError(
     }
     return .voidElement(tag, children: children)
 }
-
-extension NodeArena {
-    /// The error for the void element `node`, whose content left nodes below it: a slot (a
-    /// fragment) is a child that suspended.
-    func voidElementError(_ tag: String, childrenOf node: ID) -> InvalidMarkupError {
-        var children = 0
-        var suspended = false
-        var child = records[Int(node)].first
-        while child >= 0 {
-            children += 1
-            if records[Int(child)].kind == .fragment { suspended = true }
-            child = records[Int(child)].next
-        }
-        return .voidElement(tag, children: children, suspended: suspended)
-    }
-}

@@ -7,22 +7,7 @@
 /// events (a boundary's subtree), and from a ``Node``
 /// for ``Node/rendered(as:)``; turned into a ``Node`` for ``resolve(_:cache:options:isolation:)``.
 struct RenderTree {
-    enum Kind: UInt8 {
-        /// The root, entry 0, and only there.
-        case fragment
-        /// `a`: offset in `bytes`, `b`: length.
-        case text
-        /// `a`: offset in `bytes`, `b`: length.
-        case rawHTML
-        /// `a`: tag in `names`, `b`: list in `attributeLists`, or -1 for none.
-        case element
-        /// `a`: name in `names`.
-        case component
-        /// `a`: state in `suspenseStates`.
-        case suspense
-        /// `a`: state in `errorBoundaryStates`.
-        case errorBoundary
-    }
+    typealias Kind = NodeKind
 
     struct Entry {
         var a: Int32
@@ -83,116 +68,6 @@ struct RenderTree {
         var string = string
         string.withUTF8 { bytes.append(contentsOf: $0) }
         return (Int32(truncatingIfNeeded: offset), Int32(truncatingIfNeeded: bytes.count - offset))
-    }
-
-    /// The visible tree of a resolution as it stands now, from `root`: the whole tree from the
-    /// root fragment, or one boundary's subtree (the boundary first, as entry 0). Iterative, so
-    /// that deep trees cannot overflow the stack.
-    init(_ nodes: NodeArena, records: Records, root: NodeArena.ID) {
-        bytes = nodes.bytes  // shared, not copied
-        namesAreChecked = true
-        names = nodes.names
-        attributeLists = nodes.attributeLists
-        var suspenseStates: [SuspenseState] = []
-        var suspenseIDs: [BoundaryID?] = []
-        var errorBoundaryStates: [ErrorBoundaryState] = []
-        var errorBoundaryIDs: [BoundaryID?] = []
-        // Written through pointers: every visible record makes at most one entry (the root's
-        // fragment included), so the arena's size bounds the entries, and the stack of open
-        // nodes grows only with the depth. Appending to arrays checked uniqueness and capacity
-        // twice per node.
-        entries = nodes.records.withUnsafeBufferPointer { arena in
-            [Entry](unsafeUninitializedCapacity: arena.count + 1) { out, initialized in
-                var count = 0
-                // Opens an entry whose subtree ends when its frame is popped.
-                @inline(__always) func open(_ kind: Kind, _ a: Int32, _ b: Int32) -> Int {
-                    out.initializeElement(at: count, to: Entry(a: a, b: b, end: 0, kind: kind))
-                    count += 1
-                    return count - 1
-                }
-                // Each frame: the next arena child to visit, and the entry to close after the
-                // last one (-1 for a transparent fragment).
-                var stack = PointerStack<Frame>()
-                let single = arena[Int(root)].kind != .fragment
-                if single {
-                    // A subtree: visit `root` alone, not its siblings.
-                    stack.push(Frame(next: root, entry: -1))
-                } else {
-                    stack.push(Frame(next: arena[Int(root)].first, entry: open(.fragment, 0, 0)))
-                }
-                while !stack.isEmpty {
-                    let id = stack.top.next
-                    if id < 0 {
-                        let entry = stack.pop().entry
-                        if entry >= 0 { out[entry].end = Int32(truncatingIfNeeded: count) }
-                        continue
-                    }
-                    let record = arena[Int(id)]
-                    stack.top.next = single && stack.count == 1 ? -1 : record.next
-                    switch record.kind {
-                    case .text, .rawHTML:
-                        out.initializeElement(
-                            at: count,
-                            to: Entry(
-                                a: record.a, b: record.b, end: Int32(truncatingIfNeeded: count + 1),
-                                kind: record.kind == .text ? .text : .rawHTML))
-                        count += 1
-                    case .element:
-                        stack.push(Frame(next: record.first, entry: open(.element, record.a, record.b)))
-                    case .component:
-                        stack.push(Frame(next: record.first, entry: open(.component, record.a, 0)))
-                    case .fragment:
-                        stack.push(Frame(next: record.first, entry: -1))
-                    case .suspense:
-                        let suspense = records.suspenses[Int(record.a)]
-                        let state: SuspenseState
-                        let shown: NodeArena.ID
-                        if suspense.isResolved {
-                            state = .resolved
-                            shown = suspense.contentNode
-                        } else {
-                            state = .pending(records.pendingQueries(of: Int(record.a)))
-                            shown = suspense.fallbackNode
-                        }
-                        suspenseStates.append(state)
-                        suspenseIDs.append(suspense.id)
-                        let entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
-                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry))
-                    case .errorBoundary:
-                        let boundary = records.errorBoundaries[Int(record.a)]
-                        let state: ErrorBoundaryState
-                        let shown: NodeArena.ID
-                        if let error = boundary.caught {
-                            let description = describeError(error, suggestion: false)
-                            state =
-                                boundary.attempts > 1
-                                ? .caughtAfterRetries(description, attempts: boundary.attempts)
-                                : .caught(description)
-                            shown = boundary.fallbackNode
-                        } else {
-                            state = .clean
-                            shown = boundary.contentNode
-                        }
-                        errorBoundaryStates.append(state)
-                        errorBoundaryIDs.append(boundary.id)
-                        let entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
-                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry))
-                    }
-                }
-                initialized = count
-            }
-        }
-        self.suspenseStates = suspenseStates
-        self.suspenseIDs = suspenseIDs
-        self.errorBoundaryStates = errorBoundaryStates
-        self.errorBoundaryIDs = errorBoundaryIDs
-    }
-
-    /// An open node of the walk in `init(_:records:root:)`: the next arena child to visit, and
-    /// the entry to close after the last one (-1 for a transparent fragment).
-    private struct Frame {
-        var next: NodeArena.ID
-        var entry: Int
     }
 
     /// The tree of a ``Node``. A fragment below the root (possible in a tree built by hand) keeps

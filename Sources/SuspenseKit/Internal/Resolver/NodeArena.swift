@@ -11,22 +11,7 @@
 struct NodeArena {
     typealias ID = Int32
 
-    enum Kind: UInt8 {
-        /// Transparent: the root, a slot, a boundary's content or fallback.
-        case fragment
-        /// `a`: offset in `bytes`, `b`: length.
-        case text
-        /// `a`: offset in `bytes`, `b`: length.
-        case rawHTML
-        /// `a`: tag in `names`, `b`: list in `attributeLists`, or -1 for none.
-        case element
-        /// `a`: name in `names`.
-        case component
-        /// `a`: index in the resolver's `Records.suspenses`.
-        case suspense
-        /// `a`: index in the resolver's `Records.errorBoundaries`.
-        case errorBoundary
-    }
+    typealias Kind = NodeKind
 
     struct Record {
         var first: ID = -1
@@ -167,5 +152,21 @@ struct NameTable {
             recent[Int(index) % 8] = (name, index)
         }
         return index
+    }
+}
+
+extension NodeArena {
+    /// The error for the void element `node`, whose content left nodes below it: a slot (a
+    /// fragment) is a child that suspended.
+    func voidElementError(_ tag: String, childrenOf node: ID) -> InvalidMarkupError {
+        var children = 0
+        var suspended = false
+        var child = records[Int(node)].first
+        while child >= 0 {
+            children += 1
+            if records[Int(child)].kind == .fragment { suspended = true }
+            child = records[Int(child)].next
+        }
+        return .voidElement(tag, children: children, suspended: suspended)
     }
 }

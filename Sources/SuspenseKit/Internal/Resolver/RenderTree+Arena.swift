@@ -1,0 +1,115 @@
+// The resolver produces the visible tree; the renderers only read it. So the walk from the
+// resolver's arena and records to a `RenderTree` lives here, beside them, and `Output/` knows
+// nothing of the resolver.
+
+extension RenderTree {
+    /// The visible tree of a resolution as it stands now, from `root`: the whole tree from the
+    /// root fragment, or one boundary's subtree (the boundary first, as entry 0). Iterative, so
+    /// that deep trees cannot overflow the stack.
+    init(_ nodes: NodeArena, records: Records, root: NodeArena.ID) {
+        bytes = nodes.bytes  // shared, not copied
+        namesAreChecked = true
+        names = nodes.names
+        attributeLists = nodes.attributeLists
+        var suspenseStates: [SuspenseState] = []
+        var suspenseIDs: [BoundaryID?] = []
+        var errorBoundaryStates: [ErrorBoundaryState] = []
+        var errorBoundaryIDs: [BoundaryID?] = []
+        // Written through pointers: every visible record makes at most one entry (the root's
+        // fragment included), so the arena's size bounds the entries, and the stack of open
+        // nodes grows only with the depth. Appending to arrays checked uniqueness and capacity
+        // twice per node.
+        entries = nodes.records.withUnsafeBufferPointer { arena in
+            [Entry](unsafeUninitializedCapacity: arena.count + 1) { out, initialized in
+                var count = 0
+                // Opens an entry whose subtree ends when its frame is popped.
+                @inline(__always) func open(_ kind: Kind, _ a: Int32, _ b: Int32) -> Int {
+                    out.initializeElement(at: count, to: Entry(a: a, b: b, end: 0, kind: kind))
+                    count += 1
+                    return count - 1
+                }
+                // Each frame: the next arena child to visit, and the entry to close after the
+                // last one (-1 for a transparent fragment).
+                var stack = PointerStack<Frame>()
+                let single = arena[Int(root)].kind != .fragment
+                if single {
+                    // A subtree: visit `root` alone, not its siblings.
+                    stack.push(Frame(next: root, entry: -1))
+                } else {
+                    stack.push(Frame(next: arena[Int(root)].first, entry: open(.fragment, 0, 0)))
+                }
+                while !stack.isEmpty {
+                    let id = stack.top.next
+                    if id < 0 {
+                        let entry = stack.pop().entry
+                        if entry >= 0 { out[entry].end = Int32(truncatingIfNeeded: count) }
+                        continue
+                    }
+                    let record = arena[Int(id)]
+                    stack.top.next = single && stack.count == 1 ? -1 : record.next
+                    switch record.kind {
+                    case .text, .rawHTML:
+                        out.initializeElement(
+                            at: count,
+                            to: Entry(
+                                a: record.a, b: record.b, end: Int32(truncatingIfNeeded: count + 1),
+                                kind: record.kind))
+                        count += 1
+                    case .element:
+                        stack.push(Frame(next: record.first, entry: open(.element, record.a, record.b)))
+                    case .component:
+                        stack.push(Frame(next: record.first, entry: open(.component, record.a, 0)))
+                    case .fragment:
+                        stack.push(Frame(next: record.first, entry: -1))
+                    case .suspense:
+                        let suspense = records.suspenses[Int(record.a)]
+                        let state: SuspenseState
+                        let shown: NodeArena.ID
+                        if suspense.isResolved {
+                            state = .resolved
+                            shown = suspense.contentNode
+                        } else {
+                            state = .pending(records.pendingQueries(of: Int(record.a)))
+                            shown = suspense.fallbackNode
+                        }
+                        suspenseStates.append(state)
+                        suspenseIDs.append(suspense.id)
+                        let entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
+                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry))
+                    case .errorBoundary:
+                        let boundary = records.errorBoundaries[Int(record.a)]
+                        let state: ErrorBoundaryState
+                        let shown: NodeArena.ID
+                        if let error = boundary.caught {
+                            let description = describeError(error, suggestion: false)
+                            state =
+                                boundary.attempts > 1
+                                ? .caughtAfterRetries(description, attempts: boundary.attempts)
+                                : .caught(description)
+                            shown = boundary.fallbackNode
+                        } else {
+                            state = .clean
+                            shown = boundary.contentNode
+                        }
+                        errorBoundaryStates.append(state)
+                        errorBoundaryIDs.append(boundary.id)
+                        let entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
+                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry))
+                    }
+                }
+                initialized = count
+            }
+        }
+        self.suspenseStates = suspenseStates
+        self.suspenseIDs = suspenseIDs
+        self.errorBoundaryStates = errorBoundaryStates
+        self.errorBoundaryIDs = errorBoundaryIDs
+    }
+
+    /// An open node of the walk in `init(_:records:root:)`: the next arena child to visit, and
+    /// the entry to close after the last one (-1 for a transparent fragment).
+    fileprivate struct Frame {
+        var next: NodeArena.ID
+        var entry: Int
+    }
+}

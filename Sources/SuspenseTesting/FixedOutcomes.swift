@@ -45,10 +45,6 @@ public struct FixedOutcomes: Sendable, ExpressibleByDictionaryLiteral {
     }
 }
 
-/// The former name of ``FixedOutcomes``, one letter from SuspenseKit's `QueryOutcome`.
-@available(*, deprecated, renamed: "FixedOutcomes")
-public typealias QueryOutcomes = FixedOutcomes
-
 extension FixedOutcomes {
     /// Throws when an outcome was never used by a query of a render with `cache`, or was read as
     /// another type: a typo in a key would otherwise run the real query, and a wrong type would

@@ -80,17 +80,6 @@ private struct Count: Component {
         #expect(runs.value == 1)
     }
 
-    /// The spelling `stub(_:with: .pending)` replaced; it still compiles and still works.
-    @available(*, deprecated)
-    @Test func suspendForeverStillLeavesAKeyPending() async throws {
-        let runs = Counter()
-        let cache = QueryCache()
-        cache.suspendForever("profile")
-        let tree = try await render(Suspense { try Profile(runs: runs) }, as: .tree, cache: cache)
-        #expect(tree == "Suspense #0 [pending: profile]\n└─ \"Loading…\"")
-        #expect(runs.value == 0)
-    }
-
     @Test func readingAKeyAsAnotherTypeIsAClearError() async throws {
         let cache = QueryCache()
         cache.store("a string", for: "profile")

@@ -89,16 +89,4 @@ import Testing
         #expect(try await render(page, as: .plain, cache: cache) == "query member/5 ran for real; stub it")
     }
 
-    /// The former name of `FixedOutcomes` still compiles.
-    @available(*, deprecated)
-    @Test func queryOutcomesIsStillAnotherNameForFixedOutcomes() async {
-        let outcomes: QueryOutcomes = ["member/1": .value(Member(name: "Ann"))]
-        #expect(QueryOutcomes.self == FixedOutcomes.self)
-        let card = Suspense {
-            try MemberCard(id: 1)
-        } fallback: {
-            Text("Loading…")
-        }
-        await assertRender(of: card, as: .plain, outcomes: outcomes, matches: "Hi, I am Ann.")
-    }
 }

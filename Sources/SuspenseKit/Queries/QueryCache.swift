@@ -253,14 +253,6 @@ public final class QueryCache: Sendable {
         state.withLock { $0.store(.failure(error), for: key, now: now) }
     }
 
-    /// Leaves `key` pending for good: its query never runs, and the ``Suspense`` waiting on it
-    /// keeps showing its fallback when the render ends.
-    @available(*, deprecated, message: "use stub(key, with: .pending), which also matches a keyless promise's label")
-    public func suspendForever(_ key: String) {
-        mayHoldStubs.store(true, ordering: .releasing)
-        state.withLock { $0.store(.pendingForever, for: key, now: nil) }
-    }
-
     /// Runs no query for `key`: when a component suspends on it, `outcome` is delivered instead,
     /// through the same path as a real result, so the fallback is rendered first.
     ///
@@ -299,12 +291,12 @@ public final class QueryCache: Sendable {
     /// The query keys and keyless-promise labels that renders with this cache asked for, once
     /// it has stubs (a cache without stubs records nothing): what a test compares with the
     /// outcomes it fixed, to find one that no query used.
-    public var askedQueries: Set<String> {
+    package var askedQueries: Set<String> {
         state.withLock { $0.asked }
     }
 
     /// Each stubbed value that a component read as another type than the stub's, in order.
-    public var stubTypeMismatches: [QueryTypeMismatch] {
+    package var stubTypeMismatches: [QueryTypeMismatch] {
         state.withLock { $0.stubMismatches }
     }
 

@@ -19,7 +19,7 @@ struct RenderOptionsTests {
         }
     }
 
-    /// The README's spelling, `RenderOptions(deadline:).onDeadline { … }`, on a test clock.
+    /// The documented spelling (the Time article), `RenderOptions(deadline:).onDeadline { … }`, on a test clock.
     @Test func theDeadlineHookFiresWhenTheDeadlinePasses() async throws {
         let clock = TestClock()
         let hang = Hang()

@@ -14,13 +14,7 @@ public struct BoundaryID: Hashable, Sendable, CustomStringConvertible {
 
     /// The child positions from the root, outermost first; `-1` stands for a fallback.
     public var positions: [Int] {
-        var positions: [Int] = []
-        var link = self.link
-        while let current = link {
-            positions.append(Int(current.index))
-            link = current.parent
-        }
-        return positions.reversed()
+        link?.rootFirst { Int($0.index) } ?? []
     }
 
     public var description: String {

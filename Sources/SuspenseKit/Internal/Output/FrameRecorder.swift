@@ -16,9 +16,9 @@ final class FrameRecorder: RenderObserver {
     private var locations: [BoundaryID: ChildPath] = [:]
 
     /// A path of child indices, last step first.
-    private final class ChildPath {
+    private final class ChildPath: ParentLinked {
         let index: Int
-        private(set) var parent: ChildPath?
+        var parent: ChildPath?
 
         init(_ index: Int, parent: ChildPath?) {
             self.index = index
@@ -27,24 +27,12 @@ final class FrameRecorder: RenderObserver {
 
         /// Releases the chain above without recursion, as far as only this link holds it.
         deinit {
-            var next = parent
-            parent = nil
-            while isKnownUniquelyReferenced(&next) {
-                let following = next?.parent
-                next?.parent = nil
-                next = following
-            }
+            releaseParents()
         }
 
         /// The indices from the root.
         var indices: [Int] {
-            var result: [Int] = []
-            var link: ChildPath? = self
-            while let current = link {
-                result.append(current.index)
-                link = current.parent
-            }
-            return result.reversed()
+            rootFirst(\.index)
         }
     }
 

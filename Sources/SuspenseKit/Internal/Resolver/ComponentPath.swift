@@ -7,7 +7,7 @@
 /// components below it, the most common kind, costs no allocation.
 struct ComponentPath: Sendable {
     /// Immutable once made; `parent` is cleared only in `deinit`, on links no one else holds.
-    private final class Link: @unchecked Sendable {
+    private final class Link: ParentLinked, @unchecked Sendable {
         let name: String
         var parent: Link?
 
@@ -18,13 +18,7 @@ struct ComponentPath: Sendable {
 
         /// Releases the chain above without recursion, as far as only this link holds it.
         deinit {
-            var next = parent
-            parent = nil
-            while isKnownUniquelyReferenced(&next) {
-                let following = next?.parent
-                next?.parent = nil
-                next = following
-            }
+            releaseParents()
         }
     }
 
@@ -62,14 +56,9 @@ struct ComponentPath: Sendable {
 
     /// The names, root first.
     var names: [String] {
-        var names: [String] = []
+        var names = sealed?.rootFirst(\.name) ?? []
         if let last { names.append(last) }
-        var link = sealed
-        while let current = link {
-            names.append(current.name)
-            link = current.parent
-        }
-        return names.reversed()
+        return names
     }
 }
 

@@ -4,7 +4,7 @@
 /// One level of a position path. Immutable once made, shared by every place below it, so that a
 /// path costs one object per level however many places share it.
 @usableFromInline
-final class PositionLink: @unchecked Sendable {
+final class PositionLink: ParentLinked, @unchecked Sendable {
     /// The index that marks a fallback region.
     static let fallbackIndex: Int32 = -1
 
@@ -12,7 +12,7 @@ final class PositionLink: @unchecked Sendable {
     let depth: Int32
     /// A hash of the whole path, so that ids hash in O(1).
     let hash: UInt64
-    private(set) var parent: PositionLink?
+    var parent: PositionLink?
 
     init(index: Int32, parent: PositionLink?) {
         self.index = index
@@ -27,13 +27,7 @@ final class PositionLink: @unchecked Sendable {
 
     /// Releases the chain above without recursion, as far as only this link holds it.
     deinit {
-        var next = parent
-        parent = nil
-        while isKnownUniquelyReferenced(&next) {
-            let following = next?.parent
-            next?.parent = nil
-            next = following
-        }
+        releaseParents()
     }
 
     /// Whether `self` comes before `other` in document order.

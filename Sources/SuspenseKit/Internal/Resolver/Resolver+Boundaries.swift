@@ -41,25 +41,12 @@ extension _Resolver {
     func evaluateContent(of index: SuspenseIndex, value: Any?) throws {
         let record = records.suspenses[index]
         guard let outer = record.outer, let content = record.content else { return }
-        let saved = context
         // In the Suspense's place, also when a typed one's value arrives outside any pass.
-        replaceContext(
-            with: EvaluationContext(
-                parent: record.contentNode,
-                scope: record.contentScope,
-                suspense: index,
-                errorBoundary: outer.errorBoundary,
-                region: .suspense(index),
-                path: outer.path.appending("Suspense"),
-                depth: outer.depth + 1,
-                environment: outer.environment
-            ))
-        positions.enterRegion(record.id.link, claimed: true)
-        defer {
-            positions.pop()
-            replaceContext(with: saved)
-        }
-        try content(self, value)
+        var place = place(
+            inside: outer, boundary: "Suspense", region: .suspense(index), node: record.contentNode,
+            scope: record.contentScope)
+        place.suspense = index
+        try evaluate(in: place, below: record.id.link) { try content(self, value) }
     }
 
     /// Evaluates a Suspense's fallback where the Suspense stands: what suspends in it waits in
@@ -69,20 +56,11 @@ extension _Resolver {
         guard let outer = record.outer, let fallback = record.fallback else { return }
         let scope = records.makeScope(parent: outer.scope)
         records.suspenses[index].fallbackScope = scope
-        var place = outer
-        place.parent = record.fallbackNode
-        place.scope = scope
-        place.region = .suspense(index)
-        place.path.append("Suspense")
-        place.depth += 1
-        let saved = context
-        replaceContext(with: place)
-        positions.enterRegion(PositionLink(index: PositionLink.fallbackIndex, parent: record.id.link), claimed: true)
-        defer {
-            positions.pop()
-            replaceContext(with: saved)
+        let place = place(
+            inside: outer, boundary: "Suspense", region: .suspense(index), node: record.fallbackNode, scope: scope)
+        try evaluate(in: place, below: PositionLink(index: PositionLink.fallbackIndex, parent: record.id.link)) {
+            try fallback(self)
         }
-        try fallback(self)
     }
 
     /// Resolves an ErrorBoundary: its content, or, when the content throws an error the boundary
@@ -169,26 +147,49 @@ extension _Resolver {
         nodes.removeChildren(of: record.contentNode)
         noteChange(.caught(index))
         reportCaught(error, at: index)
-        var place = record.outer
-        place.parent = record.fallbackNode
-        place.scope = records.makeScope(parent: record.outer.scope)
-        place.region = .errorBoundary(index)
-        place.path.append("ErrorBoundary")
-        place.depth += 1
-        let saved = context
         // The boundary's place: when a slot's error is routed here, the slot's is current.
+        let place = place(
+            inside: record.outer, boundary: "ErrorBoundary", region: .errorBoundary(index), node: record.fallbackNode,
+            scope: records.makeScope(parent: record.outer.scope))
+        try evaluate(in: place, below: PositionLink(index: PositionLink.fallbackIndex, parent: record.id.link)) {
+            do {
+                try record.fallback(self, underlying)
+            } catch let error as LocatedError {
+                throw error
+            } catch {
+                throw located(error, at: context.path)
+            }
+        }
+    }
+
+    // MARK: Places
+
+    /// The place of a boundary's own region (its content or a fallback): where the boundary
+    /// stands (`outer`), one level deeper, below `node`, in `scope`.
+    func place(
+        inside outer: EvaluationContext, boundary name: String, region: Region, node: NodeArena.ID, scope: ScopeIndex
+    ) -> EvaluationContext {
+        var place = outer
+        place.parent = node
+        place.scope = scope
+        place.region = region
+        place.path.append(name)
+        place.depth += 1
+        return place
+    }
+
+    /// Runs `body` in `place`, its children numbered below `link`, then restores the place
+    /// before. For a region evaluated outside its boundary's own evaluation too (a slot's error
+    /// routed to its boundary, a typed Suspense's value arriving): `place` replaces whatever is
+    /// current.
+    func evaluate(in place: EvaluationContext, below link: PositionLink?, _ body: () throws -> Void) rethrows {
+        let saved = context
         replaceContext(with: place)
-        positions.enterRegion(PositionLink(index: PositionLink.fallbackIndex, parent: record.id.link), claimed: true)
+        positions.enterRegion(link, claimed: true)
         defer {
             positions.pop()
             replaceContext(with: saved)
         }
-        do {
-            try record.fallback(self, underlying)
-        } catch let error as LocatedError {
-            throw error
-        } catch {
-            throw located(error, at: context.path)
-        }
+        try body()
     }
 }

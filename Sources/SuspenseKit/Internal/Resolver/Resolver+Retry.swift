@@ -16,15 +16,12 @@ extension _Resolver {
         records.errorBoundaries[index].contentScope = contentScope
 
         // The content's place, as `resolveErrorBoundary` sets it.
-        var place = record.outer
-        place.scope = contentScope
-        place.errorBoundary = index
-        place.region = .errorBoundary(index)
-        place.path.append("ErrorBoundary")
-        place.depth += 1
         let node = nodes.makeFragment()
-        place.parent = node
         nodes.link(node, to: record.contentNode)
+        var place = place(
+            inside: record.outer, boundary: "ErrorBoundary", region: .errorBoundary(index), node: node,
+            scope: contentScope)
+        place.errorBoundary = index
 
         let label = "retry of ErrorBoundary #\(record.id) after attempt \(attempt)"
         let query = waits.makeAnonymous(label: label, retrying: record.id)

@@ -39,6 +39,17 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
     /// How the content is tried again before the fallback is shown; nil: never.
     @usableFromInline let retry: RetryPolicy?
 
+    /// The one initializer the public ones call.
+    init(
+        retry: RetryPolicy?, catches: ((any Error) -> Bool)?, makeContent: @escaping () throws -> Content,
+        makeFallback: @escaping (any Error) throws -> Fallback
+    ) {
+        self.retry = retry
+        self.makeContent = makeContent
+        self.makeFallback = makeFallback
+        self.catches = catches
+    }
+
     /// Creates a boundary with a fallback built from the caught error.
     /// - Parameters:
     ///   - retry: How often, and after what waits, the content is evaluated again before the
@@ -50,10 +61,7 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
         @ComponentBuilder content: @escaping () throws -> Content,
         @ComponentBuilder fallback: @escaping (any Error) throws -> Fallback
     ) {
-        self.retry = retry
-        self.makeContent = content
-        self.makeFallback = fallback
-        self.catches = nil
+        self.init(retry: retry, catches: nil, makeContent: content, makeFallback: fallback)
     }
 
     /// Creates a boundary that catches only errors of type `Failure`; any other error goes to the
@@ -70,15 +78,14 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
         @ComponentBuilder content: @escaping () throws -> Content,
         @ComponentBuilder fallback: @escaping (Failure) throws -> Fallback
     ) {
-        self.retry = retry
-        self.makeContent = content
         // The resolver calls the fallback only with an error `catches` accepted; were it given
         // another, rethrowing it would send it on outward, where it belongs.
-        self.makeFallback = { error in
-            guard let failure = error as? Failure else { throw error }
-            return try fallback(failure)
-        }
-        self.catches = { $0 is Failure }
+        self.init(
+            retry: retry, catches: { $0 is Failure }, makeContent: content,
+            makeFallback: { error in
+                guard let failure = error as? Failure else { throw error }
+                return try fallback(failure)
+            })
     }
 
     @inlinable
@@ -130,10 +137,7 @@ extension ErrorBoundary where Fallback == Text {
     ///     fallback is shown (default: never).
     ///   - content: The components whose errors this boundary catches.
     public init(retry: RetryPolicy? = nil, @ComponentBuilder content: @escaping () throws -> Content) {
-        self.retry = retry
-        self.makeContent = content
-        self.makeFallback = { error in Text(describeError(error, suggestion: true)) }
-        self.catches = nil
+        self.init(retry: retry, catches: nil, makeContent: content, makeFallback: defaultErrorFallback)
     }
 
     /// Creates a boundary that catches only errors of type `Failure` and shows them as the
@@ -148,9 +152,12 @@ extension ErrorBoundary where Fallback == Text {
         retry: RetryPolicy? = nil,
         @ComponentBuilder content: @escaping () throws -> Content
     ) {
-        self.retry = retry
-        self.makeContent = content
-        self.makeFallback = { error in Text(describeError(error, suggestion: true)) }
-        self.catches = { $0 is Failure }
+        self.init(retry: retry, catches: { $0 is Failure }, makeContent: content, makeFallback: defaultErrorFallback)
     }
+}
+
+/// The default fallback: a ``PresentableError``'s title, message and suggestion, or any other
+/// error's description.
+private func defaultErrorFallback(_ error: any Error) -> Text {
+    Text(describeError(error, suggestion: true))
 }

@@ -31,6 +31,20 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
     /// The timeout and fallback timing; nil when the boundary has none.
     @usableFromInline let timing: _SuspenseTiming?
 
+    /// The one initializer the public ones call: untyped content takes no value
+    /// (`typedValueType` nil).
+    init(
+        timeout: Duration?, fallbackDelay: Duration?, minimumFallbackDuration: Duration?,
+        typedValueType: (any Any.Type)?, makeContent: @escaping (Any?) throws -> Content,
+        makeFallback: @escaping () throws -> Fallback
+    ) {
+        self.makeContent = makeContent
+        self.typedValueType = typedValueType
+        self.makeFallback = makeFallback
+        self.timing = _SuspenseTiming(
+            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
+    }
+
     /// Creates a boundary with a fallback.
     /// - Parameters:
     ///   - timeout: How long the fallback may show before the boundary fails with a
@@ -49,11 +63,9 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
         @ComponentBuilder content: @escaping () throws -> Content,
         @ComponentBuilder fallback: @escaping () throws -> Fallback
     ) {
-        self.makeContent = { _ in try content() }
-        self.typedValueType = nil
-        self.makeFallback = fallback
-        self.timing = _SuspenseTiming(
-            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
+        self.init(
+            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration,
+            typedValueType: nil, makeContent: { _ in try content() }, makeFallback: fallback)
     }
 
     /// Creates the typed boundary of the swiftui-suspense article: `content` is called with `nil`
@@ -76,11 +88,9 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
         @ComponentBuilder content: @escaping (Value?) throws -> Content,
         @ComponentBuilder fallback: @escaping () throws -> Fallback
     ) {
-        self.makeContent = { try content($0 as? Value) }
-        self.typedValueType = Value.self
-        self.makeFallback = fallback
-        self.timing = _SuspenseTiming(
-            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
+        self.init(
+            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration,
+            typedValueType: Value.self, makeContent: { try content($0 as? Value) }, makeFallback: fallback)
     }
 
     @inlinable
@@ -104,11 +114,9 @@ extension Suspense where Fallback == Text {
         minimumFallbackDuration: Duration? = nil,
         @ComponentBuilder content: @escaping () throws -> Content
     ) {
-        self.makeContent = { _ in try content() }
-        self.typedValueType = nil
-        self.makeFallback = { Text("Loading…") }
-        self.timing = _SuspenseTiming(
-            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
+        self.init(
+            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration,
+            typedValueType: nil, makeContent: { _ in try content() }, makeFallback: { Text("Loading…") })
     }
 
     /// Creates the typed boundary with the default "Loading…" fallback.
@@ -118,11 +126,10 @@ extension Suspense where Fallback == Text {
         minimumFallbackDuration: Duration? = nil,
         @ComponentBuilder content: @escaping (Value?) throws -> Content
     ) {
-        self.makeContent = { try content($0 as? Value) }
-        self.typedValueType = Value.self
-        self.makeFallback = { Text("Loading…") }
-        self.timing = _SuspenseTiming(
-            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration)
+        self.init(
+            timeout: timeout, fallbackDelay: fallbackDelay, minimumFallbackDuration: minimumFallbackDuration,
+            typedValueType: Value.self, makeContent: { try content($0 as? Value) },
+            makeFallback: { Text("Loading…") })
     }
 }
 

@@ -297,7 +297,7 @@ private actor Response {
             }
         }
         let cache = QueryCache()
-        cache.stub("user/1", with: .pending)
+        cache.stub(.pending, for: "user/1")
         #expect(try await render(Page(), as: .plain, cache: cache) == "Loading…Loading…")
         #expect(try await render(Page(), as: .plain) == "Hi, my name is Ann.\nHi, my name is Ann.")
     }
@@ -315,7 +315,7 @@ private actor Response {
             }
         }
         let cache = QueryCache()
-        cache.stub("user/1", with: .failure(TestFailure("no such user")))
+        cache.stub(.failure(TestFailure("no such user")), for: "user/1")
         #expect(try await render(Page(), as: .plain, cache: cache) == "Could not load: no such userno such user")
     }
 

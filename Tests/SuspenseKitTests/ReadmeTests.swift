@@ -396,6 +396,15 @@ private actor Response {
         #expect(chunks.joined().contains("Hi, my name is Bob."))
     }
 
+    /// The Streaming article's options: the render's own, and the stream's.
+    @Test func theStreamingOptionsExampleStreamsInOrder() async throws {
+        let stream = try await renderStream(
+            Page(), options: RenderOptions(deadline: .seconds(2)), stream: StreamOptions(order: .inOrder))
+        let page = try await stream.collect()
+        #expect(page.contains("Hi, my name is Bob."))
+        #expect(!page.contains("<script"))
+    }
+
     /// The Streaming article's live frames and live terminal.
     @Test func theLiveFramesExampleRuns() async throws {
         for try await frame in liveFrames(Page()) {  // while the render runs

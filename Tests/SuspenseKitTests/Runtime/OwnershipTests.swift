@@ -218,7 +218,7 @@ struct OwnershipTests {
         let live = LiveCount()
         for order in [StreamOptions.Order.outOfOrder, .inOrder] {
             let page = try await renderStream(
-                Page(live: live, count: 20), cache: QueryCache.forever(), options: StreamOptions(order: order)
+                Page(live: live, count: 20), cache: QueryCache.forever(), stream: StreamOptions(order: order)
             ).collect()
             #expect(page.contains("other/19"))
             // The stream ends when the render has returned; its task lets go of the page just after.

@@ -473,7 +473,7 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
             _ = try await resolveFrames(Text("page"))
             for try await _ in liveFrames(Text("page")) {}
             _ = try await renderStream(Text("page")).collect()
-            _ = try await renderStream(Text("page"), options: StreamOptions(order: .inOrder)).collect()
+            _ = try await renderStream(Text("page"), stream: StreamOptions(order: .inOrder)).collect()
         }
         #expect(
             modes.all == [.wholeTree, .wholeTree, .frames, .frames, .stream(.outOfOrder), .stream(.inOrder)])

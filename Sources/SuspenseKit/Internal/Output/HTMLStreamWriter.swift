@@ -1,4 +1,4 @@
-/// The observer behind ``renderStream(_:cache:options:isolation:)`` (a render in the
+/// The observer behind ``renderStream(_:cache:options:stream:isolation:)`` (a render in the
 /// `.stream(order)` mode): turns render events into HTML chunks and hands them to the stream.
 ///
 /// Out of order: the shell, each boundary between markers; then, for each boundary event whose

@@ -40,16 +40,16 @@ public func renderStream<C: Component>(
 ) async throws -> HTMLStream {
     let (chunks, sink) = AsyncThrowingStream<String, any Error>.makeStream()
     let shell = ShellSignal()
-    let writer = HTMLStreamWriter(options: stream, sink: sink, shell: shell)
+    let chunker = StreamChunker(options: stream, sink: sink, shell: shell)
     let task = Task {
         // Captured, so that the render runs on the caller's actor, as `render` does.
         _ = isolation
         do {
             _ = try await _Resolver.run(
-                component, cache: cache, options: options, mode: .stream(stream.order), observers: [writer])
-            writer.complete()
+                component, cache: cache, options: options, mode: .stream(stream.order), observers: [chunker])
+            chunker.complete()
         } catch {
-            writer.fail(error)
+            chunker.fail(error)
         }
     }
     sink.onTermination = { _ in task.cancel() }

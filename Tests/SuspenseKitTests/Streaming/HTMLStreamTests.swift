@@ -71,7 +71,7 @@ struct ChunkReader {
 }
 
 /// The last chunk of a stream that used markers: removes them once the page is final.
-let streamCleanup = "<script>" + HTMLStreamWriter.cleanupScript + "</script>"
+let streamCleanup = "<script>" + StreamChunker.cleanupScript + "</script>"
 
 @Suite struct HTMLStreamTests {
     struct TwoCards: Component {

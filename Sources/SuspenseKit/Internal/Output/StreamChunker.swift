@@ -6,7 +6,7 @@
 /// call that swaps it in between the markers (the function defined once, in the first chunk that
 /// needs it). In order: the document up to the first place that may still change, then more of
 /// it as boundaries settle.
-final class HTMLStreamWriter: RenderObserver {
+final class StreamChunker: RenderObserver {
     private let options: StreamOptions
     private let sink: AsyncThrowingStream<String, any Error>.Continuation
     private let shell: ShellSignal

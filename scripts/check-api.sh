@@ -2,11 +2,11 @@
 # Compares the public API of SuspenseKit and SuspenseTesting with the baseline in api/ (dumped by
 # swift-api-digester, from a debug build on Linux) and prints what changed: removed, renamed and
 # changed declarations (the digester's breakage report), then added ones (the same report run the
-# other way). Exits 0 whatever it finds, so that CI reports a change without failing; with
-# --strict, any change fails. Once a change is meant, record it as the new baseline with --update.
+# other way). Exits 0 whatever it finds; with --strict, as CI runs it, any change fails. Once a
+# change is meant, record it as the new baseline with --update, in the same commit.
 #
 #   bash scripts/check-api.sh            # report
-#   bash scripts/check-api.sh --strict   # report, and fail on any change
+#   bash scripts/check-api.sh --strict   # report, and fail on any change (CI)
 #   bash scripts/check-api.sh --update   # write api/<Module>.json from the current build
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -32,7 +32,7 @@ do {
         print(try await render(DashboardDocument(), as: .html))
     case ["--stream"], ["--stream", "--in-order"]:
         let order: StreamOptions.Order = arguments.count == 2 ? .inOrder : .outOfOrder
-        for try await chunk in try await renderStream(DashboardDocument(), options: StreamOptions(order: order)) {
+        for try await chunk in try await renderStream(DashboardDocument(), stream: StreamOptions(order: order)) {
             // Each chunk as it comes, on its own line, flushed: a pipe sees the stream arrive.
             print(chunk)
             fflush(nil)

@@ -10,6 +10,9 @@ public import SuspenseKit
 ///     read data (see `render(_:as:cache:options:isolation:)`).
 ///   - format: How to render it: `.tree`, `.plain`, `.html`, `.html(pretty:)` or `.frames`.
 ///   - outcomes: Fixed outcomes for queries, by key; other queries run for real.
+///   - clock: The render's clock (`RenderOptions.clock`): a ``TestClock`` that the test
+///     advances while the rendering runs (`async let`), so that timeouts, retries and fallback
+///     timing show without sleeping. `ContinuousClock` by default.
 ///   - expected: The text the rendering must equal.
 ///   - fileID: The caller's file ID, where a failure is reported.
 ///   - filePath: The caller's file path, where a failure is reported.
@@ -20,6 +23,7 @@ public func assertRender<C: Component>(
     of component: @autoclosure @escaping () throws -> C,
     as format: SnapshotFormat,
     outcomes: FixedOutcomes = [:],
+    clock: (any Clock<Duration>)? = nil,
     matches expected: String,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -27,23 +31,26 @@ public func assertRender<C: Component>(
     column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation
 ) async {
-    if let message = await verifyRender(of: try component(), as: format, outcomes: outcomes, matches: expected) {
+    let message = await verifyRender(
+        of: try component(), as: format, outcomes: outcomes, clock: clock, matches: expected)
+    if let message {
         FailureReporter.fail(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
-/// The work of ``assertRender(of:as:outcomes:matches:fileID:filePath:line:column:isolation:)`` without the
-/// reporting: the failure message, or `nil` when the rendering matches.
+/// The work of ``assertRender(of:as:outcomes:clock:matches:fileID:filePath:line:column:isolation:)``
+/// without the reporting: the failure message, or `nil` when the rendering matches.
 func verifyRender<C: Component>(
     of component: @autoclosure @escaping () throws -> C,
     as format: SnapshotFormat,
     outcomes: FixedOutcomes,
+    clock: (any Clock<Duration>)? = nil,
     matches expected: String,
     isolation: isolated (any Actor)? = #isolation
 ) async -> String? {
     let actual: String
     do {
-        actual = try await format.snapshot(of: try component(), outcomes: outcomes)
+        actual = try await format.snapshot(of: try component(), outcomes: outcomes, clock: clock)
     } catch {
         return "Could not render: \(error)"
     }

@@ -12,7 +12,7 @@ public import SuspenseKit
 /// ```
 ///
 /// Each outcome replaces the query's closure and is delivered through the normal query path
-/// (see `QueryCache.stub(_:with:)`): the fallback is rendered first, then the
+/// (see `QueryCache.stub(_:for:)`): the fallback is rendered first, then the
 /// value or failure, exactly as with a real query. A failure for a key read with
 /// `resolveValue(key:retry:query:)` is tried again under its policy, as the query would be: it
 /// fails every attempt, waiting the backoff on the render's clock (advance a ``TestClock`` past
@@ -39,7 +39,7 @@ public struct FixedOutcomes: Sendable, ExpressibleByDictionaryLiteral {
     public func makeCache() -> QueryCache {
         let cache = QueryCache()
         for (key, outcome) in outcomes {
-            cache.stub(key, with: outcome)
+            cache.stub(outcome, for: key)
         }
         return cache
     }

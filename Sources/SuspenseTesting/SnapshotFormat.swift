@@ -24,7 +24,7 @@ public struct SnapshotFormat: Sendable {
     /// Every state the tree passes through, each in the `.tree` format, in a `.txt` file.
     public static let frames = SnapshotFormat.frames(.tree)
 
-    /// The chunks of `renderStream(_:cache:options:isolation:)` in order, each
+    /// The chunks of `renderStream(_:cache:options:stream:isolation:)` in order, each
     /// after a header line such as `── chunk 2 ──`, in a `.txt` file. Query results are applied
     /// in discovery order and fixed outcomes show their fallbacks first, so the chunks are the
     /// same on every run.
@@ -93,7 +93,7 @@ public struct SnapshotFormat: Sendable {
             return lines.joined(separator: "\n")
         case .stream(let order):
             let stream = try await renderStream(
-                try component(), cache: cache, options: StreamOptions(order: order, render: options))
+                try component(), cache: cache, options: options, stream: StreamOptions(order: order))
             var lines: [String] = []
             for try await chunk in stream {
                 lines.append("── chunk \(lines.count / 2 + 1) ──")

@@ -98,7 +98,7 @@ struct CacheLifetimeTests {
         let cache = QueryCache(lifetime: .milliseconds(10), clock: clock)
         cache.store("value", for: "a")
         cache.storeFailure(TestFailure("down"), for: "b")
-        cache.stub("c", with: .pending)
+        cache.stub(.pending, for: "c")
         clock.advance(by: .milliseconds(9))
         #expect(cache.value(for: "a", as: String.self) == "value")
         #expect(cache.contains("b"))

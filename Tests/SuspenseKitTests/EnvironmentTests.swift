@@ -88,7 +88,7 @@ private struct Thrower: Component {
 @Suite struct EnvironmentTests {
     @Test func aValueSetOnASubtreeReachesEveryDescendant() async throws {
         let cache = QueryCache()
-        cache.stub("late", with: .value("loaded"))
+        cache.stub(.value("loaded"), for: "late")
         let page = Section {
             Probe("section")
             Element("div") {
@@ -225,8 +225,8 @@ private struct Thrower: Component {
         // Three places wait on one key; the render applies its result from its root, where the
         // environment is the default, and evaluates each again in its own place.
         let cache = QueryCache()
-        cache.stub("shared", with: .value("loaded"))
-        cache.stub("body", with: .value("body loaded"))
+        cache.stub(.value("loaded"), for: "shared")
+        cache.stub(.value("body loaded"), for: "body")
         let log = Log()
         let page = Suspense {
             Group { try Localized("shared", log: log) }.environment(\.locale, "fr")
@@ -274,7 +274,7 @@ private struct Thrower: Component {
     @Test func aSuspenseFallbackSeesTheEnvironmentOfItsPlace() async throws {
         // First pass: the fallback is evaluated after content that set another value.
         let cache = QueryCache()
-        cache.stub("late", with: .value("loaded"))
+        cache.stub(.value("loaded"), for: "late")
         let first = Section {
             Suspense {
                 Group { try Localized("late", log: Log()) }.environment(\.locale, "de")
@@ -289,8 +289,8 @@ private struct Thrower: Component {
         // Shown again when a query's result is applied: the content of the resolved outer
         // Suspense suspends again in an ErrorBoundary's fallback, from the render's root.
         let again = QueryCache()
-        again.stub("fails", with: .failure(TestFailure("failed")))
-        again.stub("recovery", with: .value("recovered"))
+        again.stub(.failure(TestFailure("failed")), for: "fails")
+        again.stub(.value("recovered"), for: "recovery")
         let page = Section {
             Suspense {
                 ErrorBoundary {
@@ -314,7 +314,7 @@ private struct Thrower: Component {
 
     @Test func anErrorBoundaryFallbackSeesTheEnvironmentOfItsPlace() async throws {
         let cache = QueryCache()
-        cache.stub("fails", with: .failure(TestFailure("failed")))
+        cache.stub(.failure(TestFailure("failed")), for: "fails")
         let page = Section {
             // Caught in the pass, thrown inside a subtree with another value.
             ErrorBoundary {
@@ -368,7 +368,7 @@ private struct Thrower: Component {
 
     @MainActor @Test func aRenderOnTheMainActorSeesTheEnvironmentOfEachPlace() async throws {
         let cache = QueryCache()
-        cache.stub("late", with: .value("loaded"))
+        cache.stub(.value("loaded"), for: "late")
         let log = Log()
         let page = Suspense {
             Group { try Localized("late", log: log) }.environment(\.locale, "fr")
@@ -381,7 +381,7 @@ private struct Thrower: Component {
 
     @Test func valuesNoRecordCapturedAreNotKept() async throws {
         let cache = QueryCache()
-        cache.stub("late", with: .value("loaded"))
+        cache.stub(.value("loaded"), for: "late")
         let page = Section {
             ForEach(0..<1_000) { index in
                 Group { Probe("item") }.environment(\.theme, "item \(index)")

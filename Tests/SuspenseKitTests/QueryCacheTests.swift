@@ -45,7 +45,7 @@ private struct Count: Component {
     @Test func aKeyLeftPendingForeverKeepsItsFallbackWhenTheRenderEnds() async throws {
         let runs = Counter()
         let cache = QueryCache()
-        cache.stub("profile", with: .pending)
+        cache.stub(.pending, for: "profile")
         let page = Group {
             Suspense {
                 try Profile(runs: runs)
@@ -65,7 +65,7 @@ private struct Count: Component {
 
     @Test func theRootSuspendedForeverIsAClearError() async throws {
         let cache = QueryCache()
-        cache.stub("profile", with: .pending)
+        cache.stub(.pending, for: "profile")
         let error = try await renderError(Element("div") { try Profile() }, cache: cache)
         #expect(error.underlying as? SuspenseError == .rootSuspendedForever(queries: ["profile"]))
         #expect(error.path == ["Profile"])
@@ -74,7 +74,7 @@ private struct Count: Component {
     @Test func removingAKeyForgetsItsStubSoTheQueryRuns() async throws {
         let runs = Counter()
         let cache = QueryCache()
-        cache.stub("profile", with: .pending)
+        cache.stub(.pending, for: "profile")
         cache.removeValue(for: "profile")
         #expect(try await render(Suspense { try Profile(runs: runs) }, as: .plain, cache: cache) == "fetched")
         #expect(runs.value == 1)
@@ -93,7 +93,7 @@ private struct Count: Component {
     @Test func entriesCanBeInspectedAndForgotten() {
         let cache = QueryCache()
         cache.store(1, for: "a")
-        cache.stub("b", with: .pending)
+        cache.stub(.pending, for: "b")
         #expect(cache.contains("a"))
         #expect(!cache.contains("b"))
         #expect(cache.value(for: "a", as: Int.self) == 1)

@@ -297,7 +297,7 @@ private actor Response {
             }
         }
         let cache = QueryCache()
-        cache.stub("user/1", with: .pending)
+        cache.stub(.pending, for: "user/1")
         #expect(try await render(Page(), as: .plain, cache: cache) == "Loading…Loading…")
         #expect(try await render(Page(), as: .plain) == "Hi, my name is Ann.\nHi, my name is Ann.")
     }
@@ -315,7 +315,7 @@ private actor Response {
             }
         }
         let cache = QueryCache()
-        cache.stub("user/1", with: .failure(TestFailure("no such user")))
+        cache.stub(.failure(TestFailure("no such user")), for: "user/1")
         #expect(try await render(Page(), as: .plain, cache: cache) == "Could not load: no such userno such user")
     }
 
@@ -394,6 +394,15 @@ private actor Response {
         let chunks = await response.chunks
         #expect(!chunks.isEmpty)
         #expect(chunks.joined().contains("Hi, my name is Bob."))
+    }
+
+    /// The Streaming article's options: the render's own, and the stream's.
+    @Test func theStreamingOptionsExampleStreamsInOrder() async throws {
+        let stream = try await renderStream(
+            Page(), options: RenderOptions(deadline: .seconds(2)), stream: StreamOptions(order: .inOrder))
+        let page = try await stream.collect()
+        #expect(page.contains("Hi, my name is Bob."))
+        #expect(!page.contains("<script"))
     }
 
     /// The Streaming article's live frames and live terminal.

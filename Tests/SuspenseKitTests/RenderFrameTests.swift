@@ -39,8 +39,8 @@ struct RenderFrameTests {
     @Test func eachFrameSaysWhetherTheShellAQueryOrATimeoutLedToIt() async throws {
         let clock = TestClock()
         let cache = QueryCache()
-        cache.stub("a", with: .value("A"))
-        cache.stub("b", with: .failure(TestFailure("down")))
+        cache.stub(.value("A"), for: "a")
+        cache.stub(.failure(TestFailure("down")), for: "b")
         var frames = liveFrames(Page(hang: Hang()), cache: cache, options: options(clock)).makeAsyncIterator()
         var seen: [RenderFrame] = []
         for _ in 0..<3 { seen.append(try #require(try await frames.next())) }

@@ -13,7 +13,7 @@ struct RenderOutputTests {
 
     func cacheWithForever() -> QueryCache {
         let cache = QueryCache()
-        cache.stub("forever", with: .pending)
+        cache.stub(.pending, for: "forever")
         return cache
     }
 

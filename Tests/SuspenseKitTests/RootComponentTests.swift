@@ -53,7 +53,7 @@ import Testing
     @Test func aSuspendedRootIsMadeAgainWhenItsDataArrives() async throws {
         let evaluations = Counter()
         let cache = QueryCache()
-        cache.stub("user/1", with: .value("Ann"))  // a stubbed key always suspends first
+        cache.stub(.value("Ann"), for: "user/1")  // a stubbed key always suspends first
         _ = try await render(UserCard(id: 1, evaluations: evaluations), cache: cache)
         #expect(evaluations.value == 2)
         // With its data stored, the root is made once.

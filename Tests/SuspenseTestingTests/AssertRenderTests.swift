@@ -38,6 +38,36 @@ import Testing
         )
     }
 
+    @Test func theRenderRunsOnTheGivenClock() async {
+        // The member never answers: past its one-second timeout on the test clock, the
+        // ErrorBoundary shows. Nothing sleeps for real.
+        let clock = TestClock()
+        let page = ErrorBoundary {
+            Suspense(timeout: .seconds(1)) {
+                try MemberCard(id: 1)
+            } fallback: {
+                Text("Loading…")
+            }
+        } fallback: { _ in
+            Text("Too slow.")
+        }
+        async let rendered: Void = assertRender(
+            of: page,
+            as: .frames(.plain),
+            outcomes: ["member/1": .pending],
+            clock: clock,
+            matches: """
+                ── frame 1: initial ──
+                Loading…
+                ── frame 2: after timeout of Suspense #0.0 ──
+                Too slow.
+                """
+        )
+        #expect(await clock.waitForSleepers(1, timeout: .seconds(10)))
+        clock.advance(by: .seconds(1))
+        await rendered
+    }
+
     @Test func mismatchGivesTheLineDiff() async throws {
         let message = try #require(
             await verifyRender(of: card, as: .plain, outcomes: ["member/1": .pending], matches: "Hi, I am Ann.")

@@ -9,7 +9,7 @@ import Testing
 
     @Test func stubbedValueArrivesAfterTheFallbackFrame() async throws {
         let cache = QueryCache()
-        cache.stub("member/1", with: .value(Member(name: "Ann")))
+        cache.stub(.value(Member(name: "Ann")), for: "member/1")
         let frames = try await resolveFrames(
             Suspense {
                 try MemberCard(id: 1)
@@ -27,7 +27,7 @@ import Testing
 
     @Test func stubbedFailureReachesTheErrorBoundary() async throws {
         let cache = QueryCache()
-        cache.stub("member/2", with: .failure(NotFound(key: "member/2")))
+        cache.stub(.failure(NotFound(key: "member/2")), for: "member/2")
         let page = ErrorBoundary {
             Suspense {
                 try MemberCard(id: 2)
@@ -43,7 +43,7 @@ import Testing
 
     @Test func pendingStubKeepsTheFallbackAndTheRenderEnds() async throws {
         let cache = QueryCache()
-        cache.stub("member/3", with: .pending)
+        cache.stub(.pending, for: "member/3")
         let node = try await resolve(
             Suspense {
                 try MemberCard(id: 3)
@@ -56,7 +56,7 @@ import Testing
 
     @Test func keylessPromiseIsStubbedByItsLabel() async throws {
         let cache = QueryCache()
-        cache.stub("Promise<Member>", with: .value(Member(name: "Bo")))
+        cache.stub(.value(Member(name: "Bo")), for: "Promise<Member>")
         let page = Suspense { (member: Member?) in
             Text(try resolveValue(member) { () async throws -> Member in throw Unstubbed(key: "keyless") }.name)
         }
@@ -67,7 +67,7 @@ import Testing
     @Test func storedValueIsFoundBeforeAnyStub() async throws {
         let cache = QueryCache()
         cache.store(Member(name: "Stored"), for: "member/4")
-        cache.stub("member/4", with: .value(Member(name: "Stubbed")))
+        cache.stub(.value(Member(name: "Stubbed")), for: "member/4")
         let frames = try await resolveFrames(
             Suspense {
                 try MemberCard(id: 4)
@@ -79,7 +79,7 @@ import Testing
 
     @Test func removeAllForgetsStubs() async throws {
         let cache = QueryCache()
-        cache.stub("member/5", with: .value(Member(name: "Ann")))
+        cache.stub(.value(Member(name: "Ann")), for: "member/5")
         cache.removeAll()
         let page = ErrorBoundary {
             try MemberCard(id: 5)

@@ -46,7 +46,7 @@ struct StubbedRetryTests {
     @Test func aStubbedFailureWaitsEachBackoffAndThenReachesTheErrorBoundary() async throws {
         let clock = TestClock()
         let cache = QueryCache()
-        cache.stub("feed", with: .failure(Unavailable()))
+        cache.stub(.failure(Unavailable()), for: "feed")
         async let output = render(Page(), as: .plain, cache: cache, options: RenderOptions(clock: clock))
         // The first attempt fails at once; the second comes 100 ms after it, the third 200 ms later.
         #expect(await clock.waitForSleeper(dueAt: .milliseconds(100)))
@@ -73,7 +73,7 @@ struct StubbedRetryTests {
     @Test func aStubbedFailureThatIsNotTransientIsNotTriedAgain() async throws {
         let clock = TestClock()
         let cache = QueryCache()
-        cache.stub("feed", with: .failure(Gone()))
+        cache.stub(.failure(Gone()), for: "feed")
         let output = try await render(Page(), as: .plain, cache: cache, options: RenderOptions(clock: clock))
         #expect(output == "failed: gone")
         #expect(clock.sleeperCount == 0)
@@ -82,7 +82,7 @@ struct StubbedRetryTests {
     @Test func aStubbedValueIsReadWithoutWaiting() async throws {
         let clock = TestClock()
         let cache = QueryCache()
-        cache.stub("feed", with: .value("stubbed"))
+        cache.stub(.value("stubbed"), for: "feed")
         let output = try await render(Page(), as: .plain, cache: cache, options: RenderOptions(clock: clock))
         #expect(output == "stubbed")
         #expect(clock.now.offset == .zero)

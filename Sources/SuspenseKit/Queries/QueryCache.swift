@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Tests can fix a key's outcome before rendering: ``store(_:for:)`` gives it a value and
 /// ``storeFailure(_:for:)`` a failure, found at once, so the component never suspends.
-/// ``stub(_:with:)`` instead replaces the query itself: the component suspends, the fallback is
+/// ``stub(_:for:)`` instead replaces the query itself: the component suspends, the fallback is
 /// shown, and the stubbed outcome arrives through the normal query path, as a real result
 /// would; `.pending` leaves the key pending for good.
 ///
@@ -260,9 +260,9 @@ public final class QueryCache: Sendable {
     /// `.tree` format, such as `"Promise<User>"`. Once delivered, a value or failure is stored
     /// like any result, so a later render with the same cache finds it at once.
     /// - Parameters:
-    ///   - key: The query's key, or the label of a keyless promise.
     ///   - outcome: A value, a failure, or `.pending` to leave the query unfinished.
-    public func stub(_ key: String, with outcome: QueryOutcome) {
+    ///   - key: The query's key, or the label of a keyless promise.
+    public func stub(_ outcome: QueryOutcome, for key: String) {
         mayHoldStubs.store(true, ordering: .releasing)
         state.withLock { $0.stubs[key] = outcome }
     }
@@ -315,7 +315,7 @@ public final class QueryCache: Sendable {
     }
 
     /// Forgets what is stored or stubbed under `key` (a value, a failure, or an outcome fixed
-    /// with ``stub(_:with:)``), so that the next reader runs its query again. A run of the key
+    /// with ``stub(_:for:)``), so that the next reader runs its query again. A run of the key
     /// in flight is not stopped: its result is stored when it arrives.
     public func removeValue(for key: String) {
         state.withLock {

@@ -1,4 +1,4 @@
-/// The outcome a test gives a query with ``QueryCache/stub(_:with:)``, in place of running it.
+/// The outcome a test gives a query with ``QueryCache/stub(_:for:)``, in place of running it.
 public enum QueryOutcome: Sendable {
     /// The query succeeds with this value, delivered like a real result: after the first frame.
     case value(any Sendable)

@@ -155,7 +155,7 @@ final class RetryRun: Sendable {
 /// ``resolveValue(key:query:)``, with failed runs tried again under `retry`, waiting on the
 /// render's clock between attempts. The component shows its ``Suspense``'s fallback while it
 /// waits; only the last failure is stored and reaches the ``ErrorBoundary``. A failure stubbed
-/// for the key (`QueryCache.stub(_:with:)`) is tried again in the same way, failing each time.
+/// for the key (`QueryCache.stub(_:for:)`) is tried again in the same way, failing each time.
 /// - Parameters:
 ///   - key: Identifies the query's result in the cache.
 ///   - retry: How often, and after what waits, a failed run is tried again.

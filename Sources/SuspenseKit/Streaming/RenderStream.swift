@@ -25,28 +25,31 @@
 ///   - component: The root of the tree, made inside the render (see
 ///     ``render(_:as:cache:options:isolation:)``).
 ///   - cache: Where query results are kept; a new one by default.
-///   - options: The order, a CSP nonce, and the render's own options.
+///   - options: Settings of the render, such as a deadline or its clock, as for
+///     ``render(_:as:cache:options:isolation:)``.
+///   - stream: Settings of the stream: its order and a CSP nonce.
 ///   - isolation: The caller's actor, on which components are evaluated; inferred.
 /// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught in the shell;
 ///   `CancellationError` when the calling task is cancelled before the shell; ``InvalidMarkupError``.
 public func renderStream<C: Component>(
     _ component: @autoclosure @escaping () throws -> C,
     cache: QueryCache = QueryCache(),
-    options: StreamOptions = StreamOptions(),
+    options: RenderOptions = RenderOptions(),
+    stream: StreamOptions = StreamOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> HTMLStream {
     let (chunks, sink) = AsyncThrowingStream<String, any Error>.makeStream()
     let shell = ShellSignal()
-    let writer = HTMLStreamWriter(options: options, sink: sink, shell: shell)
+    let chunker = StreamChunker(options: stream, sink: sink, shell: shell)
     let task = Task {
         // Captured, so that the render runs on the caller's actor, as `render` does.
         _ = isolation
         do {
             _ = try await _Resolver.run(
-                component, cache: cache, options: options.render, mode: .stream(options.order), observers: [writer])
-            writer.complete()
+                component, cache: cache, options: options, mode: .stream(stream.order), observers: [chunker])
+            chunker.complete()
         } catch {
-            writer.fail(error)
+            chunker.fail(error)
         }
     }
     sink.onTermination = { _ in task.cancel() }
@@ -73,7 +76,7 @@ final class RenderCanceller: Sendable {
     }
 }
 
-/// The chunks of a streamed render (``renderStream(_:cache:options:isolation:)``), each a piece
+/// The chunks of a streamed render (``renderStream(_:cache:options:stream:isolation:)``), each a piece
 /// of HTML to send as it comes. Iterate it once; stopping early cancels the render.
 public struct HTMLStream: AsyncSequence, Sendable {
     public typealias Element = String

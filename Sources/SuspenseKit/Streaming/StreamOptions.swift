@@ -1,4 +1,5 @@
-/// Settings of a streamed render (``renderStream(_:cache:options:isolation:)``).
+/// Settings of the stream itself, beside the render's own ``RenderOptions``
+/// (``renderStream(_:cache:options:stream:isolation:)``).
 public struct StreamOptions: Sendable {
     /// How boundaries that resolve after the shell reach the page.
     public enum Order: Sendable, Hashable {
@@ -16,17 +17,13 @@ public struct StreamOptions: Sendable {
     public var order: Order
     /// A CSP nonce put on every inline script (`<script nonce="…">`), or nil.
     public var nonce: String?
-    /// Settings of the render itself.
-    public var render: RenderOptions
 
     /// Creates options.
     /// - Parameters:
     ///   - order: `.outOfOrder` (default) or `.inOrder`.
     ///   - nonce: A CSP nonce for the inline scripts, if the page's policy asks for one.
-    ///   - render: Settings of the render itself.
-    public init(order: Order = .outOfOrder, nonce: String? = nil, render: RenderOptions = RenderOptions()) {
+    public init(order: Order = .outOfOrder, nonce: String? = nil) {
         self.order = order
         self.nonce = nonce
-        self.render = render
     }
 }

@@ -139,7 +139,7 @@ struct ReliabilityFaultTests {
 
         // The content never resolves: the Suspense keeps its fallback, which resolved itself.
         let cache = QueryCache()
-        cache.stub("content", with: .pending)
+        cache.stub(.pending, for: "content")
         let pending = try await resolve(
             Suspense {
                 try ReliabilityReader("content") { "never runs" }
@@ -154,7 +154,7 @@ struct ReliabilityFaultTests {
 
         // The fallback never resolves: the render still ends, with the content.
         let stuck = QueryCache()
-        stuck.stub("fallback", with: .pending)
+        stuck.stub(.pending, for: "fallback")
         let resolved = try await resolve(
             Suspense {
                 try ReliabilityReader("content") { try await ledger.run("content") { "content" } }
@@ -205,7 +205,7 @@ struct ReliabilityFaultTests {
 
     @Test func theRootSuspendedForeverFailsClearly() async throws {
         let cache = QueryCache()
-        cache.stub("config", with: .pending)
+        cache.stub(.pending, for: "config")
         let error = try await #require(throws: RenderError.self) {
             try await resolve(Group { try ReliabilityReader("config") { "never runs" } }, cache: cache)
         }

@@ -107,7 +107,7 @@ struct MarkupErrorTests {
         // The key never resolves: were the element waiting for its content, the Suspense would
         // stay pending; it fails at once instead, and the boundary shows its fallback.
         let cache = QueryCache()
-        cache.stub("caption", with: .pending)
+        cache.stub(.pending, for: "caption")
         let page = Suspense {
             ErrorBoundary {
                 Element("img") { try Loaded("caption") }

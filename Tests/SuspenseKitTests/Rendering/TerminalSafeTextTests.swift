@@ -68,7 +68,7 @@ struct TerminalSafeTextTests {
     @Test func queryKeysInTheTreeAreEscaped() async throws {
         let key = "user/\u{1B}[2J\n\u{9B}1\u{2067}"
         let cache = QueryCache()
-        cache.stub(key, with: .pending)
+        cache.stub(.pending, for: key)
         let page = Suspense {
             try Loaded(key)
         } fallback: {
@@ -84,7 +84,7 @@ struct TerminalSafeTextTests {
     @Test func theLiveTerminalEscapesThePendingKeys() async throws {
         let key = "k\u{1B}[2J\n"
         let cache = QueryCache()
-        cache.stub(key, with: .pending)
+        cache.stub(.pending, for: key)
         let writes = Log()
         let terminal = LiveTerminal(format: .plain, isTerminal: true, columns: 80) { writes.append($0) }
         try await terminal.render(

@@ -92,7 +92,7 @@ private struct SuspendingCard: Component {
 
     @Test func fallbacksAreNumberedApartFromContent() async throws {
         let cache = QueryCache()
-        cache.stub("slow", with: .pending)
+        cache.stub(.pending, for: "slow")
         let page = Suspense {
             ErrorBoundary { try Loaded("slow") }
         } fallback: {

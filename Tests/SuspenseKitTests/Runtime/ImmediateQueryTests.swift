@@ -108,7 +108,7 @@ private struct Thrower: Component {
     @Test func aStubbedOutcomeStillShowsTheFallbackFirst() async throws {
         let runs = Counter()
         let cache = QueryCache()
-        cache.stub("a", with: .value("stubbed"))
+        cache.stub(.value("stubbed"), for: "a")
         let page = Suspense {
             try Reading("a", runs: runs)
         } fallback: {

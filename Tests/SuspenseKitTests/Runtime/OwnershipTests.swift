@@ -186,7 +186,7 @@ struct OwnershipTests {
     @Test func nothingARenderCapturedOutlivesIt() async throws {
         let live = LiveCount()
         let cache = QueryCache()
-        cache.stub("forever", with: .pending)
+        cache.stub(.pending, for: "forever")
         for format in [RenderFormat.tree, .plain, .html] {
             _ = try await render(Page(live: live, count: 20), as: format, cache: cache)
             #expect(live.count.value == 0)
@@ -203,7 +203,7 @@ struct OwnershipTests {
     @Test func environmentValuesSetDuringARenderDoNotOutliveIt() async throws {
         let live = LiveCount()
         let cache = QueryCache()
-        cache.stub("forever", with: .pending)
+        cache.stub(.pending, for: "forever")
         let output = try await render(EnvironmentPage(live: live), as: .plain, cache: cache)
         #expect(output.hasPrefix("env/0env/1"))
         #expect(live.count.value == 0)
@@ -218,7 +218,7 @@ struct OwnershipTests {
         let live = LiveCount()
         for order in [StreamOptions.Order.outOfOrder, .inOrder] {
             let page = try await renderStream(
-                Page(live: live, count: 20), cache: QueryCache.forever(), options: StreamOptions(order: order)
+                Page(live: live, count: 20), cache: QueryCache.forever(), stream: StreamOptions(order: order)
             ).collect()
             #expect(page.contains("other/19"))
             // The stream ends when the render has returned; its task lets go of the page just after.
@@ -353,7 +353,7 @@ struct OwnershipTests {
 extension QueryCache {
     fileprivate static func forever() -> QueryCache {
         let cache = QueryCache()
-        cache.stub("forever", with: .pending)
+        cache.stub(.pending, for: "forever")
         return cache
     }
 }

@@ -91,7 +91,7 @@ private struct Reader: Component {
             var body: some Component { Text("never") }
         }
         let cache = QueryCache()
-        cache.stub("fails", with: .failure(TestFailure("sibling failed")))
+        cache.stub(.failure(TestFailure("sibling failed")), for: "fails")
         // The sibling's failure discards the boundary's content, the keyless slot with it.
         let page = ErrorBoundary {
             Suspense { (value: String?) in

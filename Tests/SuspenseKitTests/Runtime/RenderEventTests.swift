@@ -96,8 +96,8 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
 @Suite struct RenderEventTests {
     @Test func theShellThenEachBoundaryAsItResolves() async throws {
         let cache = QueryCache()
-        cache.stub("a", with: .value("A"))
-        cache.stub("b", with: .value("B"))
+        cache.stub(.value("A"), for: "a")
+        cache.stub(.value("B"), for: "b")
         let page = Group {
             Suspense {
                 try Loaded("a")
@@ -125,8 +125,8 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
 
     @Test func theShellWaitsForWhatIsOutsideEverySuspense() async throws {
         let cache = QueryCache()
-        cache.stub("outside", with: .value("O"))
-        cache.stub("inside", with: .pending)
+        cache.stub(.value("O"), for: "outside")
+        cache.stub(.pending, for: "inside")
         let page = Group {
             try Loaded("outside")
             Suspense {
@@ -146,8 +146,8 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
 
     @Test func aPendingBoundaryReportsWhatItStillWaitsOn() async throws {
         let cache = QueryCache()
-        cache.stub("a", with: .value("A"))
-        cache.stub("b", with: .value("B"))
+        cache.stub(.value("A"), for: "a")
+        cache.stub(.value("B"), for: "b")
         let page = Suspense {
             try Loaded("a")
             try Loaded("b")
@@ -161,7 +161,7 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
 
     @Test func aLateErrorIsCaughtWithItsBoundarysSubtree() async throws {
         let cache = QueryCache()
-        cache.stub("card", with: .failure(TestFailure("offline")))
+        cache.stub(.failure(TestFailure("offline")), for: "card")
         let page = ErrorBoundary {
             Suspense {
                 try Loaded("card")
@@ -183,8 +183,8 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
 
     @Test func contentSuspendingAgainInAResolvedSuspenseReportsItSuspended() async throws {
         let cache = QueryCache()
-        cache.stub("late", with: .failure(TestFailure("late")))
-        cache.stub("recovery", with: .value("recovered"))
+        cache.stub(.failure(TestFailure("late")), for: "late")
+        cache.stub(.value("recovered"), for: "recovery")
         let page = Suspense {
             ErrorBoundary {
                 Suspense {
@@ -347,8 +347,8 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
 
     @Test func aQueryStartedByAFailureSaysWhichQueryFailed() async throws {
         let cache = QueryCache()
-        cache.stub("feed", with: .failure(TestFailure("offline")))
-        cache.stub("cached copy", with: .value("stale"))
+        cache.stub(.failure(TestFailure("offline")), for: "feed")
+        cache.stub(.value("stale"), for: "cached copy")
         let page = Suspense {
             ErrorBoundary {
                 try Loaded("feed")
@@ -370,7 +370,7 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
         let clock = TestClock()
         let hang = Hang()
         let cache = QueryCache()
-        cache.stub("recovery", with: .value("recovered"))
+        cache.stub(.value("recovered"), for: "recovery")
         let page = Suspense {
             ErrorBoundary {
                 Suspense(timeout: .seconds(2)) {
@@ -437,8 +437,8 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
 
     @Test func everyObserverOfARenderReceivesTheSameEventsInOrder() async throws {
         let cache = QueryCache()
-        cache.stub("a", with: .value("A"))
-        cache.stub("b", with: .failure(TestFailure("offline")))
+        cache.stub(.value("A"), for: "a")
+        cache.stub(.failure(TestFailure("offline")), for: "b")
         let page = Group {
             Suspense {
                 try Loaded("a")
@@ -473,7 +473,7 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
             _ = try await resolveFrames(Text("page"))
             for try await _ in liveFrames(Text("page")) {}
             _ = try await renderStream(Text("page")).collect()
-            _ = try await renderStream(Text("page"), options: StreamOptions(order: .inOrder)).collect()
+            _ = try await renderStream(Text("page"), stream: StreamOptions(order: .inOrder)).collect()
         }
         #expect(
             modes.all == [.wholeTree, .wholeTree, .frames, .frames, .stream(.outOfOrder), .stream(.inOrder)])
@@ -483,8 +483,8 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
     /// Two boundaries resolving after the shell, one pass each.
     private static func twoBoundaries() -> (some Component, QueryCache) {
         let cache = QueryCache()
-        cache.stub("a", with: .value("A"))
-        cache.stub("b", with: .value("B"))
+        cache.stub(.value("A"), for: "a")
+        cache.stub(.value("B"), for: "b")
         let page = Group {
             Suspense {
                 try Loaded("a")
@@ -530,7 +530,7 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
     @Test func onlyModesThatShowIntermediateStatesWaitForFallbackTiming() async throws {
         // The clock never moves: a render that honoured the minimum would never end.
         let cache = QueryCache()
-        cache.stub("a", with: .value("A"))
+        cache.stub(.value("A"), for: "a")
         let page = Suspense(minimumFallbackDuration: .seconds(5)) {
             try Loaded("a")
         } fallback: {

@@ -10,8 +10,8 @@ import Testing
     /// fallback's content: never an empty hole.
     @Test func contentSuspendingAgainInAResolvedSuspenseShowsItsFallbackUntilItResolves() async throws {
         let cache = QueryCache()
-        cache.stub("late", with: .failure(TestFailure("late")))
-        cache.stub("recovery", with: .value("recovered"))
+        cache.stub(.failure(TestFailure("late")), for: "late")
+        cache.stub(.value("recovered"), for: "recovery")
         let page = Suspense {
             ErrorBoundary {
                 Suspense {
@@ -39,8 +39,8 @@ import Testing
 
     @Test func theSameInATypedSuspense() async throws {
         let cache = QueryCache()
-        cache.stub("late", with: .failure(TestFailure("late")))
-        cache.stub("Promise<Int>", with: .value(42))
+        cache.stub(.failure(TestFailure("late")), for: "late")
+        cache.stub(.value(42), for: "Promise<Int>")
         struct Recovery: Component {
             let value: Int
             init(_ value: Int?) throws { self.value = try resolveValue(value) { 0 } }
@@ -129,8 +129,8 @@ import Testing
             var body: some Component { Text("never") }
         }
         let cache = QueryCache()
-        cache.stub("a\n2", with: .pending)
-        cache.stub("b\n2", with: .pending)
+        cache.stub(.pending, for: "a\n2")
+        cache.stub(.pending, for: "b\n2")
         let page = Suspense {
             try TwoStep("a", milliseconds: 40)
             try TwoStep("b", milliseconds: 1)
@@ -155,7 +155,7 @@ import Testing
             var body: some Component { Text("never") }
         }
         let cache = QueryCache()
-        cache.stub("forever", with: .pending)
+        cache.stub(.pending, for: "forever")
         // The root waits on a query that never ends, and a Suspense on a key that never resolves.
         let page = Group {
             try Endless(started: started)

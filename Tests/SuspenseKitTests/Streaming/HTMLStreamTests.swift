@@ -71,7 +71,7 @@ struct ChunkReader {
 }
 
 /// The last chunk of a stream that used markers: removes them once the page is final.
-let streamCleanup = "<script>" + HTMLStreamWriter.cleanupScript + "</script>"
+let streamCleanup = "<script>" + StreamChunker.cleanupScript + "</script>"
 
 @Suite struct HTMLStreamTests {
     struct TwoCards: Component {
@@ -308,7 +308,7 @@ let streamCleanup = "<script>" + HTMLStreamWriter.cleanupScript + "</script>"
     @Test func everyInlineScriptCarriesTheNonce() async throws {
         let gates = Gates()
         let stream = try await renderStream(
-            TwoCards(gates: gates), options: StreamOptions(nonce: "n0nce\"<"))
+            TwoCards(gates: gates), stream: StreamOptions(nonce: "n0nce\"<"))
         gates.open("a")
         gates.open("b")
         let page = try await stream.collect()
@@ -320,7 +320,7 @@ let streamCleanup = "<script>" + HTMLStreamWriter.cleanupScript + "</script>"
     @Test func inOrderWritesTheDocumentTopToBottomWithNoScript() async throws {
         let gates = Gates()
         var chunks = ChunkReader(
-            try await renderStream(TwoCards(gates: gates), options: StreamOptions(order: .inOrder)))
+            try await renderStream(TwoCards(gates: gates), stream: StreamOptions(order: .inOrder)))
         let shell = try await chunks.next()
         #expect(shell == "<main><h1>Title</h1>")
         gates.open("b")
@@ -351,7 +351,7 @@ let streamCleanup = "<script>" + HTMLStreamWriter.cleanupScript + "</script>"
                 }
             }
         }
-        var chunks = ChunkReader(try await renderStream(Page(gates: gates), options: StreamOptions(order: .inOrder)))
+        var chunks = ChunkReader(try await renderStream(Page(gates: gates), stream: StreamOptions(order: .inOrder)))
         #expect(try await chunks.next() == "<main><h1>Title</h1>")
         gates.open("x")
         #expect(try await chunks.next() == "failed</main>")
@@ -373,7 +373,7 @@ let streamCleanup = "<script>" + HTMLStreamWriter.cleanupScript + "</script>"
                 }
             }
         }
-        var chunks = ChunkReader(try await renderStream(Page(gates: gates), options: StreamOptions(order: .inOrder)))
+        var chunks = ChunkReader(try await renderStream(Page(gates: gates), stream: StreamOptions(order: .inOrder)))
         #expect(try await chunks.next() == "<main><h1>Title</h1>")
         gates.open("x")
         #expect(try await chunks.next() == "</main>")

@@ -134,7 +134,7 @@ struct DeadlineTests {
         let hang = Hang()
         let stream = try await renderStream(
             Page(gates: gates, hang: hang),
-            options: StreamOptions(render: options(clock, deadline: .seconds(1))))
+            options: options(clock, deadline: .seconds(1)))
         var chunks: [String] = []
         var iterator = stream.makeAsyncIterator()
         chunks.append(try #require(try await iterator.next()))

@@ -22,7 +22,7 @@ struct FallbackTimingTests {
     @Test func contentThatResolvesWithinTheDelayIsInTheShellNeverAFallback() async throws {
         let clock = TestClock()
         let gates = Gates()
-        async let stream = renderStream(Delayed(gates: gates), options: StreamOptions(render: options(clock)))
+        async let stream = renderStream(Delayed(gates: gates), options: options(clock))
         // The shell waits for the delay; the content arrives first.
         await clock.waitForSleepers(1)
         gates.open("a")
@@ -34,7 +34,7 @@ struct FallbackTimingTests {
     @Test func contentSlowerThanTheDelayShowsTheFallbackOnceTheDelayHasPassed() async throws {
         let clock = TestClock()
         let gates = Gates()
-        async let stream = renderStream(Delayed(gates: gates), options: StreamOptions(render: options(clock)))
+        async let stream = renderStream(Delayed(gates: gates), options: options(clock))
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(100))
         var iterator = try await stream.makeAsyncIterator()

@@ -125,7 +125,7 @@ struct TimeoutTests {
     @Test func aKeyPendingForeverTimesOutToo() async throws {
         let clock = TestClock()
         let cache = QueryCache()
-        cache.stub("slow", with: .pending)
+        cache.stub(.pending, for: "slow")
         async let output = render(Page(hang: Hang()), as: .plain, cache: cache, options: options(clock))
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(2))

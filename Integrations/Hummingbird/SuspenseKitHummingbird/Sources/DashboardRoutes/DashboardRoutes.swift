@@ -11,7 +11,7 @@ public func makeDashboardRouter(latencies: Latencies = Latencies()) -> Router<Ba
         await StreamedComponent(DashboardDocument(latencies: latencies))
     }
     router.get("/in-order") { _, _ in
-        await StreamedComponent(DashboardDocument(latencies: latencies), options: StreamOptions(order: .inOrder))
+        await StreamedComponent(DashboardDocument(latencies: latencies), stream: StreamOptions(order: .inOrder))
     }
     router.get("/whole") { _, _ in
         let page = try await render(DashboardDocument(latencies: latencies), as: .html)

@@ -30,7 +30,8 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
     /// - Parameters:
     ///   - component: The page.
     ///   - cache: Where query results are kept; a new one by default.
-    ///   - options: The stream's order, CSP nonce and render options.
+    ///   - options: Settings of the render, such as a deadline or its clock.
+    ///   - stream: Settings of the stream: its order and a CSP nonce.
     ///   - status: The status of a page whose shell rendered (default 200).
     ///   - headers: More headers for that page; `Content-Type` is set for you.
     ///   - onShellError: Makes the response for an error in the shell. By default the error is
@@ -39,7 +40,8 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
     public init<C: Component>(
         _ component: @autoclosure @escaping () throws -> C,
         cache: QueryCache = QueryCache(),
-        options: StreamOptions = StreamOptions(),
+        options: RenderOptions = RenderOptions(),
+        stream: StreamOptions = StreamOptions(),
         status: HTTPResponse.Status = .ok,
         headers: HTTPFields = [:],
         onShellError: (@Sendable (any Error) -> Response)? = nil,
@@ -48,7 +50,7 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
         self.status = status
         self.headers = headers
         do {
-            outcome = .stream(try await renderStream(try component(), cache: cache, options: options))
+            outcome = .stream(try await renderStream(try component(), cache: cache, options: options, stream: stream))
         } catch {
             outcome = .shellFailed(error, custom: onShellError?(error))
         }

@@ -59,7 +59,7 @@ struct StreamedComponentTests {
         router.get("/") { _, _ in
             await StreamedComponent(
                 SlowPage(gates: gates, keys: ["a"]),
-                options: StreamOptions(nonce: "n0nce"),
+                stream: StreamOptions(nonce: "n0nce"),
                 status: .accepted,
                 headers: [.cacheControl: "no-store", .contentType: "text/plain"]
             )
@@ -74,6 +74,26 @@ struct StreamedComponentTests {
             #expect(client.header("Content-Type") == "text/html; charset=utf-8")
             #expect(client.body.contains("<script nonce=\"n0nce\">"))
             #expect(client.chunks.complete)
+        }
+    }
+
+    @Test func theRenderOptionsReachTheRender() async throws {
+        let gates = Gates()
+        let router = Router()
+        router.get("/") { _, _ in
+            // The gate never opens: the deadline ends the page with the fallback in place.
+            await StreamedComponent(
+                SlowPage(gates: gates, keys: ["slow"]), options: RenderOptions(deadline: .milliseconds(100)))
+        }
+        try await withServer(router) { port in
+            let client = try RawHTTPClient(port: port, path: "/")
+            try await client.waitForEnd()
+            #expect(client.status == 200)
+            #expect(client.chunks.complete)
+            #expect(client.body.contains("waiting for slow"))
+            #expect(!client.body.contains("slow loaded"))
+            #expect(client.body.hasSuffix("</body></html>"))
+            try await waitUntil("the query to be cancelled") { gates.wasCancelled("slow") }
         }
     }
 

@@ -1,4 +1,4 @@
-/// The observer behind ``renderStream(_:cache:options:isolation:)`` (a render in the
+/// The observer behind ``renderStream(_:cache:options:stream:isolation:)`` (a render in the
 /// `.stream(order)` mode): turns render events into HTML chunks and hands them to the stream.
 ///
 /// Out of order: the shell, each boundary between markers; then, for each boundary event whose
@@ -6,7 +6,7 @@
 /// call that swaps it in between the markers (the function defined once, in the first chunk that
 /// needs it). In order: the document up to the first place that may still change, then more of
 /// it as boundaries settle.
-final class HTMLStreamWriter: RenderObserver {
+final class StreamChunker: RenderObserver {
     private let options: StreamOptions
     private let sink: AsyncThrowingStream<String, any Error>.Continuation
     private let shell: ShellSignal

@@ -32,7 +32,6 @@ public final class QueryCache: Sendable {
     enum Entry: Sendable {
         case value(any Sendable)
         case failure(any Error)
-        case pendingForever
 
         /// A run's result as it is stored.
         init(_ result: consuming Result<any Sendable, any Error>) {
@@ -42,13 +41,11 @@ public final class QueryCache: Sendable {
             }
         }
 
-        /// The entry as a run's result, as renders are handed it: nil for `pendingForever`,
-        /// which no run finishes with.
-        var result: Result<any Sendable, any Error>? {
+        /// The entry as a run's result, as renders are handed it.
+        var result: Result<any Sendable, any Error> {
             switch self {
             case .value(let value): .success(value)
             case .failure(let error): .failure(error)
-            case .pendingForever: nil
             }
         }
     }
@@ -177,7 +174,7 @@ public final class QueryCache: Sendable {
     }
 
     let state: Locked<State>
-    /// Set once the cache is given a stub or a key left pending for good, never cleared: a
+    /// Set once the cache is given a stub, never cleared: a
     /// suspending component of a cache without either takes no lock to learn it has none.
     private let mayHoldStubs = Atomic<Bool>(false)
     /// What becomes of failures.
@@ -276,18 +273,6 @@ public final class QueryCache: Sendable {
         }
     }
 
-    /// Whether `key` is left pending for good, and the outcome a test stubbed for it (by key or
-    /// label): in one acquisition of the lock, and none for a cache that never had either.
-    func pendingForeverAndStub(for key: String, stubLabel: String) -> (Bool, QueryOutcome?) {
-        guard mayHoldStubs.load(ordering: .acquiring) else { return (false, nil) }
-        let now = now()
-        return state.withLock { state in
-            if !state.stubs.isEmpty { state.asked.insert(stubLabel) }
-            let isPendingForever = if case .pendingForever? = state.entry(key, now: now) { true } else { false }
-            return (isPendingForever, state.stubs[stubLabel])
-        }
-    }
-
     /// The query keys and keyless-promise labels that renders with this cache asked for, once
     /// it has stubs (a cache without stubs records nothing): what a test compares with the
     /// outcomes it fixed, to find one that no query used.
@@ -310,7 +295,7 @@ public final class QueryCache: Sendable {
     public func contains(_ key: String) -> Bool {
         switch entry(for: key) {
         case .value, .failure: return true
-        case .pendingForever, nil: return false
+        case nil: return false
         }
     }
 

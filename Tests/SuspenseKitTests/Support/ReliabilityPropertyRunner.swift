@@ -103,7 +103,7 @@ enum ReliabilityPropertyRunner {
         switch cache.entry(for: key) {
         case .value(let value)?: return (value as? Harness.Fetched)?.run
         case .failure(let error)?: return (error as? Harness.Failure)?.run
-        case .pendingForever?, nil: return nil
+        case nil: return nil
         }
     }
 

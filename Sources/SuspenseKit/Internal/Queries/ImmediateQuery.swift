@@ -137,7 +137,6 @@ extension QueryCache {
         switch entry {
         case .value(let value): return .value(value)
         case .failure(let error): throw StoredFailure(error: error)
-        case .pendingForever: return .suspend
         }
     }
 

@@ -147,11 +147,6 @@ extension QueryCache {
                 running.mailboxes.insert(mailbox)
                 state.table[position: probe.position!] = .running(running)
                 return isOwn ? .started : .joined
-            case .stored(.pendingForever)?:
-                // Left pending by hand: a run replaces it.
-                state.table.remove(at: probe)
-                return start(
-                    key, in: &state, at: state.table.probe(key), mailbox: mailbox, promise: promise, stub: stub)
             case nil:
                 return start(key, in: &state, at: probe, mailbox: mailbox, promise: promise, stub: stub)
             }
@@ -200,7 +195,7 @@ extension QueryCache {
             guard let position = probe.position, case .running(let running) = state.table[position: position],
                 running.run == run, let entry = pending.take()
             else { return nil }
-            let delivery = running.mailboxes.isEmpty ? nil : entry.result.map { (running.mailboxes, $0) }
+            let delivery = running.mailboxes.isEmpty ? nil : (running.mailboxes, entry.result)
             state.table[position: position] = .stored(entry)
             state.runningCount -= 1
             if !state.storedWhileRunning.isEmpty { state.storedWhileRunning[key] = nil }

@@ -109,14 +109,12 @@ extension _Resolver {
 
     private func wait(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise) {
         records.slots[slot].query = query
-        // A key left pending for good, or stubbed as pending, never starts a query.
-        let isPendingForever: Bool
+        // A query stubbed as pending never starts.
         let stub: QueryOutcome?
         switch query {
-        case .key(let key): (isPendingForever, stub) = cache.pendingForeverAndStub(for: key, stubLabel: key)
-        case .anonymous: (isPendingForever, stub) = (false, cache.stubbedOutcome(for: promise.valueTypeName))
+        case .key(let key): stub = cache.stubbedOutcome(for: key)
+        case .anonymous: stub = cache.stubbedOutcome(for: promise.valueTypeName)
         }
-        if isPendingForever { return }
         if case .pending? = stub { return }
         records.slots[slot].waitsInFlight = true
         waits.add(slot, on: query, promise: promise, stub: stub)

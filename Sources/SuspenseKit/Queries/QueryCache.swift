@@ -174,8 +174,8 @@ public final class QueryCache: Sendable {
     }
 
     let state: Locked<State>
-    /// Set once the cache is given a stub, never cleared: a
-    /// suspending component of a cache without either takes no lock to learn it has none.
+    /// Set once the cache is given a stub, never cleared: a suspending component of a cache
+    /// without stubs takes no lock to learn it has none.
     private let mayHoldStubs = Atomic<Bool>(false)
     /// What becomes of failures.
     let failureRetention: FailureRetention

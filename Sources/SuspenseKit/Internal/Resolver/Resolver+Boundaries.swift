@@ -119,7 +119,7 @@ extension _Resolver {
             // on the stack: one of them may fail first (Resolver+Pass).
             if ready.hasFresh {
                 let failed = records.errorBoundaries[index].contentScope
-                postpone(error, at: saved) { resolver in
+                postpone(at: saved) { resolver in
                     guard !resolver.records.scopes[failed].isDead else { return }
                     try resolver.catch(error, at: index)
                 }

@@ -9,7 +9,7 @@ extension _Resolver {
     func route(_ error: any Error, at place: EvaluationContext, path: ComponentPath) {
         let error = located(error, at: path)
         if ready.hasFresh {
-            postpone(error, at: place) { $0.route(error, at: place, path: path) }
+            postpone(at: place) { $0.route(error, at: place, path: path) }
             return
         }
         var boundary = place.errorBoundary
@@ -23,7 +23,7 @@ extension _Resolver {
                 } catch let next {
                     // The fallback threw: after what it deferred, to the boundary outside.
                     if ready.hasFresh {
-                        postpone(next, at: record.outer) { $0.route(next, at: record.outer, path: path) }
+                        postpone(at: record.outer) { $0.route(next, at: record.outer, path: path) }
                         return
                     }
                     current = next

@@ -57,7 +57,7 @@ extension _Resolver {
                 ready.flush()
                 continue
             }
-            if settling.touched.isEmpty && settling.reopened.isEmpty { break }
+            if settling.isEmpty { break }
             settle()
             ready.flush()
         }
@@ -83,10 +83,10 @@ extension _Resolver {
         addReady(at: place, position: positions.link(), claimed: positions.isClaimed, evaluate)
     }
 
-    /// Defers handling `error`, thrown at `place`, behind the subtrees the current unit deferred
+    /// Defers handling an error thrown at `place` behind the subtrees the current unit deferred
     /// before it threw: on the stack, they would have been evaluated first, and may fail first.
     /// `handle` routes or catches it; it is dropped if `place` is discarded meanwhile.
-    func postpone(_ error: any Error, at place: EvaluationContext, _ handle: @escaping (_Resolver) throws -> Void) {
+    func postpone(at place: EvaluationContext, _ handle: @escaping (_Resolver) throws -> Void) {
         addReady(at: place, position: nil, claimed: true, handle)
     }
 
@@ -120,20 +120,31 @@ extension _Resolver {
         guard records.slots[slot].isReady, let thunk = records.slots[slot].thunk else { return }
         records.slots[slot].isReady = false
         records.slots[slot].thunk = nil
+        inPlace(of: slot) {
+            do {
+                try thunk(self)
+            } catch {
+                route(error, at: records.slots[slot].context, path: records.slots[slot].context.path)
+            }
+        }
+        releaseDecisions(from: records.slots[slot].context.suspense)
+    }
+
+    /// Runs `body` in the place `slot` captured (its context and position), counting the
+    /// failures met from now on as met beneath it: a suspended child evaluated again, a deferred
+    /// subtree.
+    func inPlace(of slot: SlotIndex, _ body: () -> Void) {
         let savedMark = failures.mark
         failures.mark = scope.mailbox.failureCount
         let saved = context
         replaceContext(with: records.slots[slot].context)
         positions.enterRegion(records.slots[slot].position, claimed: records.slots[slot].positionClaimed)
-        do {
-            try thunk(self)
-        } catch {
-            route(error, at: records.slots[slot].context, path: records.slots[slot].context.path)
+        defer {
+            positions.pop()
+            replaceContext(with: saved)
+            failures.mark = savedMark
         }
-        positions.pop()
-        replaceContext(with: saved)
-        failures.mark = savedMark
-        releaseDecisions(from: records.slots[slot].context.suspense)
+        body()
     }
 
     /// A ready slot was discarded with its region before it was evaluated.

@@ -228,21 +228,17 @@ extension _Resolver {
         // The record's fields are read where they are needed: a copy of the whole record (its
         // context, path, names and closure) cost a dozen retains per slot.
         guard let thunk = records.slots[slot].thunk else { return }
-        let savedMark = failures.mark
-        failures.mark = scope.mailbox.failureCount
-        defer { failures.mark = savedMark }
-        let saved = context
-        replaceContext(with: records.slots[slot].context)
-        positions.enterRegion(records.slots[slot].position, claimed: records.slots[slot].positionClaimed)
         // At its last allowed re-suspension, a component starts no new run: suspending again
         // fails it, so the run would only be cancelled (`suspendAgain`).
         let isLastTry = records.slots[slot].resuspensions >= options.maxResuspensions
         if isLastTry { scope.startsRuns = false }
-        defer {
-            if isLastTry { scope.startsRuns = true }
-            positions.pop()
-            replaceContext(with: saved)
-        }
+        defer { if isLastTry { scope.startsRuns = true } }
+        inPlace(of: slot) { evaluateAgain(slot, thunk) }
+    }
+
+    /// Evaluates a suspended child again with `thunk`, in its place: it resolves (the slot is
+    /// retired), suspends again, or fails at its ErrorBoundary.
+    private func evaluateAgain(_ slot: SlotIndex, _ thunk: (_Resolver) throws -> Void) {
         do {
             do {
                 try thunk(self)

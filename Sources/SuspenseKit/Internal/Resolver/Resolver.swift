@@ -97,7 +97,7 @@ public final class _Resolver {
             } catch {
                 // Behind the subtrees deferred before it, which may fail first.
                 if ready.hasFresh {
-                    postpone(error, at: context) { $0.failures.uncaught = $0.renderError(error) }
+                    postpone(at: context) { $0.failures.uncaught = $0.renderError(error) }
                 } else {
                     failures.uncaught = renderError(error)
                 }

@@ -4,8 +4,8 @@
 /// Out of order: the shell, each boundary between markers; then, for each boundary event whose
 /// region the page holds, a chunk with the region's new content in a `<template>` and a script
 /// call that swaps it in between the markers (the function defined once, in the first chunk that
-/// needs it). In order: the document up to the first place that may still change, then more of
-/// it as boundaries settle.
+/// needs it). In order (``InOrderWriter``): the document up to the first place that may still
+/// change, then more of it as boundaries settle.
 final class StreamChunker: RenderObserver {
     private let options: StreamOptions
     private let sink: AsyncThrowingStream<String, any Error>.Continuation
@@ -19,9 +19,9 @@ final class StreamChunker: RenderObserver {
     private var definedSwap = false
     /// Held back to the very end: `</body></html>` of a whole document.
     private var tail: [UInt8] = []
-    /// In order: how many bytes of the document were sent, and what closes what is open there.
-    private var sentCount = 0
-    private var unclosed: [UInt8] = []
+    /// In order: where the document stopped, and what closes what is open there.
+    private var inOrder = InOrderWriter(holdsDocumentEnd: true)
+    private var inOrderStarted = false
     private var ended = false
 
     init(options: StreamOptions, sink: AsyncThrowingStream<String, any Error>.Continuation, shell: ShellSignal) {
@@ -57,9 +57,7 @@ final class StreamChunker: RenderObserver {
             shell.succeed()
             send(html)
         case (.inOrder, .shell(let tree?, _)), (.inOrder, .progress(let tree?, settled: true)):
-            let first = sentCount == 0
             try sendDocument(tree, whole: false)
-            if first { shell.succeed() }
         case (.outOfOrder, .resolved(let id, let tree?)), (.outOfOrder, .suspended(let id, let tree?)),
             (.outOfOrder, .caught(let id, let tree?, _)):
             guard present.contains(id), !fresh.contains(id) else { return }
@@ -103,18 +101,15 @@ final class StreamChunker: RenderObserver {
         send(chunk)
     }
 
-    /// In order: sends the document as far as it is settled (all of it when `whole`).
+    /// In order: sends the document from where it stopped as far as it is settled (all of it
+    /// when `whole`). The first call sends the shell, even empty.
     private func sendDocument(_ tree: RenderTree, whole: Bool) throws {
-        let stop = whole ? nil : StreamMarkup.firstUnsettled(in: tree)
-        let output = try markup.render(tree, from: 0, to: tree.entries.count, stop: stop)
-        var html = output.html
-        if stop == nil { html += output.tail }
-        unclosed = output.unclosed
-        // What was sent before can no longer change: the new document extends it.
-        guard html.count >= sentCount else { throw StreamError.sentPrefixChanged }
-        let new = Array(html[sentCount...])
-        sentCount = html.count
-        if !new.isEmpty || sentCount == 0 { send(new) }
+        let new = try inOrder.advance(tree, whole: whole)
+        if !new.isEmpty || !inOrderStarted { send(new) }
+        if !inOrderStarted {
+            inOrderStarted = true
+            shell.succeed()
+        }
     }
 
     /// The render returned, every query of it stopped: the stream ends.
@@ -130,7 +125,9 @@ final class StreamChunker: RenderObserver {
         if shell.fail(error) { return }
         switch options.order {
         case .outOfOrder: if !tail.isEmpty { send(tail) }
-        case .inOrder: if !unclosed.isEmpty { send(unclosed) }
+        case .inOrder:
+            let unclosed = inOrder.unclosed
+            if !unclosed.isEmpty { send(unclosed) }
         }
         sink.finish(throwing: error)
     }
@@ -174,7 +171,7 @@ enum StreamError: Error, CustomStringConvertible {
         case .regionOutsideBoundariesChanged:
             return "a region outside every boundary changed after the shell was sent (a SuspenseKit defect)"
         case .sentPrefixChanged:
-            return "in-order streaming: a part of the document already sent changed (a SuspenseKit defect)"
+            return "in-order streaming: a part of the document already sent may still change (a SuspenseKit defect)"
         }
     }
 }

@@ -1,0 +1,173 @@
+import Testing
+
+@testable import SuspenseKit
+
+/// The in-order stream: what it sends is never taken back, so the chunks put together are the
+/// page `render` returns, even where a resolved Suspense shows its fallback again.
+@Suite struct InOrderStreamTests {
+    /// Loads `a`, then shows an ErrorBoundary around a Suspense loading `x`: `x` starts only once
+    /// `a` has loaded, so the Suspense around this resolves before `x` answers.
+    struct AThenX: Component {
+        let value: String
+        let gates: Gates
+        init(gates: Gates) throws {
+            value = try resolveValue(key: "a") { try await gates.value("a") }
+            self.gates = gates
+        }
+        var body: some Component {
+            Element("h2") { Text(value) }
+            ErrorBoundary {
+                Suspense {
+                    try Gated("x", gates: gates, fails: true)
+                } fallback: {
+                    Text("x loading")
+                }
+            } fallback: { _ in
+                // Suspends: the Suspense around the boundary, resolved, shows its fallback again.
+                try Gated("f", gates: gates)
+            }
+        }
+    }
+
+    struct Reopening: Component {
+        let gates: Gates
+        var body: some Component {
+            Element("main") {
+                Element("h1") { Text("Title") }
+                Suspense {
+                    try AThenX(gates: gates)
+                } fallback: {
+                    Text("loading")
+                }
+                Element("footer") { Text("end") }
+            }
+        }
+    }
+
+    static func openGates(_ keys: String...) -> Gates {
+        let gates = Gates()
+        for key in keys { gates.open(key) }
+        return gates
+    }
+
+    @Test func aResolvedSuspenseThatShowsItsFallbackAgainStreamsThePage() async throws {
+        let gates = Gates()
+        var chunks = ChunkReader(try await renderStream(Reopening(gates: gates), stream: StreamOptions(order: .inOrder)))
+        #expect(try await chunks.next() == "<main><h1>Title</h1>")
+        gates.open("a")
+        // x starts in the pass that resolves the Suspense around it.
+        try await waitUntil("x started") { gates.runs.value == 2 }
+        gates.open("x")
+        // x failed: the ErrorBoundary's fallback suspends, and the resolved Suspense shows its
+        // fallback again. Nothing of it was sent: its ErrorBoundary could still catch.
+        try await waitUntil("the fallback's query started") { gates.runs.value == 3 }
+        gates.open("f")
+        #expect(try await chunks.next() == "<h2>a loaded</h2><p>f loaded</p><footer>end</footer></main>")
+        try await chunks.end()
+        let whole = try await render(Reopening(gates: Self.openGates("a", "x", "f")), as: .html)
+        #expect(whole == "<main><h1>Title</h1><h2>a loaded</h2><p>f loaded</p><footer>end</footer></main>")
+    }
+
+    /// Loads `a`, then shows a Suspense loading `p` and, after it, `AThenX`'s ErrorBoundary.
+    struct AThenPAndX: Component {
+        let value: String
+        let gates: Gates
+        init(gates: Gates) throws {
+            value = try resolveValue(key: "a") { try await gates.value("a") }
+            self.gates = gates
+        }
+        var body: some Component {
+            Element("h2") { Text(value) }
+            Suspense {
+                try Gated("p", gates: gates)
+            } fallback: {
+                Text("p loading")
+            }
+            ErrorBoundary {
+                Suspense {
+                    try Gated("x", gates: gates, fails: true)
+                } fallback: {
+                    Text("x loading")
+                }
+            } fallback: { _ in
+                try Gated("f", gates: gates)
+            }
+        }
+    }
+
+    struct PendingThenReopening: Component {
+        let gates: Gates
+        var body: some Component {
+            Element("main") {
+                Suspense {
+                    try AThenPAndX(gates: gates)
+                } fallback: {
+                    Text("loading")
+                }
+            }
+        }
+    }
+
+    /// A pending Suspense comes first; a later ErrorBoundary in the same resolved Suspense may
+    /// still reopen it, so the content before the pending one is held too.
+    @Test func aLaterErrorBoundaryHoldsTheSuspenseAroundAnEarlierPendingOne() async throws {
+        let gates = Gates()
+        var chunks = ChunkReader(
+            try await renderStream(PendingThenReopening(gates: gates), stream: StreamOptions(order: .inOrder)))
+        #expect(try await chunks.next() == "<main>")
+        gates.open("a")
+        try await waitUntil("p and x started") { gates.runs.value == 3 }
+        gates.open("x")
+        try await waitUntil("the fallback's query started") { gates.runs.value == 4 }
+        gates.open("f")
+        // The ErrorBoundary caught for good: what comes before p can no longer change.
+        #expect(try await chunks.next() == "<h2>a loaded</h2>")
+        gates.open("p")
+        #expect(try await chunks.next() == "<p>p loaded</p><p>f loaded</p></main>")
+        try await chunks.end()
+        let whole = try await render(PendingThenReopening(gates: Self.openGates("a", "p", "x", "f")), as: .html)
+        #expect(whole == "<main><h2>a loaded</h2><p>p loaded</p><p>f loaded</p></main>")
+    }
+
+    /// Generated trees (nested Suspense and ErrorBoundary, late failures, fallbacks that suspend,
+    /// typed Suspenses receiving values through others) streamed in order: the chunks put together
+    /// are the page `render` makes of the same render's final tree (which error a boundary shows
+    /// may depend on which query answered first), and the stream fails only when the render does.
+    @Test func generatedTreesStreamInOrderAsTheyRender() async throws {
+        var failures: [String] = []
+        for seed in UInt64(1)...300 {
+            let testCase = ReliabilityHarness.Generator.makeCase(seed: seed)
+            let environment = ReliabilityHarness.Environment(testCase)
+            let page = ReliabilityHarness.Page(children: testCase.root, environment: environment)
+            let (chunks, sink) = AsyncThrowingStream<String, any Error>.makeStream()
+            let chunker = StreamChunker(options: StreamOptions(order: .inOrder), sink: sink, shell: ShellSignal())
+            let expected: String?
+            do {
+                let tree = try await _Resolver.run(
+                    { page }, cache: environment.makeCache(), options: RenderOptions(deliveryOrder: testCase.deliveryOrder),
+                    mode: .stream(.inOrder), observers: [chunker])
+                chunker.complete()
+                expected = try HTMLRenderer.renderCompactString(tree)
+            } catch {
+                chunker.fail(error)
+                // Failed before its shell, a stream ends with `renderStream` throwing, not here.
+                sink.finish()
+                expected = nil
+            }
+            var streamed = ""
+            do {
+                for try await chunk in chunks { streamed += chunk }
+                // A render that fails before its shell sends nothing.
+                if streamed != expected && !(expected == nil && streamed.isEmpty) {
+                    failures.append("seed \(seed): render \(expected ?? "threw"), in-order stream \(streamed)")
+                }
+            } catch {
+                // After its shell, a failed render's stream throws its error.
+                if expected != nil || error is StreamError {
+                    failures.append("seed \(seed): render \(expected ?? "threw"), in-order stream threw \(error)")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) seeds differ:\n\(failures.prefix(5).joined(separator: "\n"))")
+    }
+}

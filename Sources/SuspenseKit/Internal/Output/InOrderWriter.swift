@@ -137,76 +137,51 @@ struct InOrderWriter {
     // MARK: What may still change
 
     /// The first entry at or after the cursor whose region may still change; nil when nothing
-    /// may. A region changes only because something pending settles: a pending Suspense (its
-    /// fallback shows) resolves, or fails, or times out. For each one, `held(above:path:in:)`
-    /// finds the outermost boundary around it that may change with it; the stop is the first of
-    /// those places in the document.
+    /// may: the outermost Suspense or ErrorBoundary showing its content around the first pending
+    /// Suspense (whose fallback shows), or that Suspense itself.
     ///
-    /// Only the part of the tree that matters is read: from the cursor to the first pending
-    /// Suspense, then, when a resolved Suspense encloses the stop, the rest of that Suspense
-    /// (a later place inside it can reopen it). A pending Suspense's own subtree is skipped: what
-    /// its fallback holds can change only the Suspense itself or boundaries around it that its own
-    /// place already accounts for.
+    /// A region changes only because something pending settles. The pending Suspense resolves,
+    /// or fails (its query, or its timeout); the error reaches every ErrorBoundary showing its
+    /// content around it (one catches, and its fallback may throw in turn). A resolved Suspense
+    /// around it may show its fallback again: when an ErrorBoundary inside it catches and its
+    /// fallback (or its retry) suspends; when a value reaches it while it is typed; and when a
+    /// Suspense inside it reopens and its fallback, evaluated again (or for the first time, if
+    /// it resolved at once), suspends in turn. The pending Suspense may also resolve into
+    /// content holding any of these. So every Suspense around it is held, as is every
+    /// ErrorBoundary showing its content; an ErrorBoundary showing its fallback does not change
+    /// again, and is written. Later pending places need not be read: whatever they may change
+    /// around them, a Suspense or ErrorBoundary around the first one as well, is held already.
+    ///
+    /// What was written never had anything pending inside it, so nothing before the cursor is
+    /// held: the stop is never before the cursor, and the tree is read from the cursor to the
+    /// first pending Suspense only.
     private func stop(in tree: RenderTree) -> Int? {
         let entries = tree.entries
         var path = open.map(\.index)
-        var stop: Int?
-        var scanEnd = entries.count
         var index = cursor
-        while index < scanEnd {
+        while index < entries.count {
             while let top = path.last, Int(entries[top].end) <= index { path.removeLast() }
             let entry = entries[index]
             if entry.kind == .suspense, case .pending = tree.suspenseStates[Int(entry.a)] {
-                let held = Self.held(above: index, path: path, in: tree)
-                if let first = stop {
-                    stop = min(first, held)
-                } else {
-                    stop = held
-                    // Later pending places can move the stop back only into a resolved Suspense
-                    // around it, which they may reopen; the scan ends with the outermost one.
-                    scanEnd = held
-                    for ancestor in path where ancestor < held && entries[ancestor].kind == .suspense {
-                        scanEnd = max(scanEnd, Int(entries[ancestor].end))
-                    }
-                }
-                index = Int(entry.end)
-                continue
+                return path.first(where: { Self.mayChange(entries[$0], in: tree) }) ?? index
             }
             if Int(entry.end) > index + 1 { path.append(index) }
             index += 1
         }
-        return stop
+        return nil
     }
 
-    /// The outermost place around the pending Suspense at `pending` (whose enclosing entries are
-    /// `path`, outermost first) that may change when it settles:
-    /// - every ErrorBoundary showing its content around it: the Suspense may fail, and the error
-    ///   reaches it (an ErrorBoundary between them catches it, and its fallback may throw in turn);
-    /// - the nearest Suspense around such an ErrorBoundary: when the boundary catches, its fallback
-    ///   (or its retry) may suspend, and that Suspense, resolved, shows its fallback again;
-    /// - a typed Suspense around it: a keyless promise beneath the pending one may deliver to it,
-    ///   which builds its content again.
-    /// An ErrorBoundary showing its fallback does not change again (a failure in its fallback goes
-    /// to the boundaries around it), nor does a resolved Suspense with none of the above.
-    private static func held(above pending: Int, path: [Int], in tree: RenderTree) -> Int {
-        let entries = tree.entries
-        var held = pending
-        var reopens = false
-        for ancestor in path.reversed() {
-            let entry = entries[ancestor]
-            switch entry.kind {
-            case .errorBoundary:
-                if case .clean = tree.errorBoundaryStates[Int(entry.a)] {
-                    held = ancestor
-                    reopens = true
-                }
-            case .suspense:
-                if reopens || tree.suspenseIsTyped(Int(entry.a)) { held = ancestor }
-                reopens = false
-            default:
-                break
-            }
+    /// Whether a boundary around a pending Suspense may change when it settles: any Suspense,
+    /// and an ErrorBoundary showing its content.
+    private static func mayChange(_ entry: RenderTree.Entry, in tree: RenderTree) -> Bool {
+        switch entry.kind {
+        case .suspense:
+            return true
+        case .errorBoundary:
+            if case .clean = tree.errorBoundaryStates[Int(entry.a)] { return true }
+            return false
+        default:
+            return false
         }
-        return held
     }
 }

@@ -27,10 +27,6 @@ struct RenderTree {
     /// `errorBoundaryStates`; nil in a tree built by hand.
     var suspenseIDs: [BoundaryID?] = []
     var errorBoundaryIDs: [BoundaryID?] = []
-    /// Whether each Suspense is typed, by its index in `suspenseStates`: a value delivered to a
-    /// typed Suspense builds its content again, even after it resolved. Empty in a tree built by
-    /// hand.
-    var suspensesAreTyped: [Bool] = []
     /// Whether every tag and attribute name was checked already: true for a tree the resolver
     /// made (it checks each element as it resolves it), false for a ``Node`` built by hand.
     var namesAreChecked = false
@@ -153,10 +149,6 @@ struct RenderTree {
         case .errorBoundary: return errorBoundaryIDs[Int(entry.a)]
         default: return nil
         }
-    }
-
-    func suspenseIsTyped(_ index: Int) -> Bool {
-        index < suspensesAreTyped.count && suspensesAreTyped[index]
     }
 
     func kind(of entry: Entry) -> Node.Kind {

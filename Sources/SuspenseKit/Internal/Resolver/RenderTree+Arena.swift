@@ -13,7 +13,6 @@ extension RenderTree {
         attributeLists = nodes.attributeLists
         var suspenseStates: [SuspenseState] = []
         var suspenseIDs: [BoundaryID?] = []
-        var suspensesAreTyped: [Bool] = []
         var errorBoundaryStates: [ErrorBoundaryState] = []
         var errorBoundaryIDs: [BoundaryID?] = []
         // Written through pointers: every visible record makes at most one entry (the root's
@@ -75,7 +74,6 @@ extension RenderTree {
                         }
                         suspenseStates.append(state)
                         suspenseIDs.append(suspense.id)
-                        suspensesAreTyped.append(suspense.typedValueType != nil)
                         let entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
                         stack.push(Frame(next: arena[Int(shown)].first, entry: entry))
                     case .errorBoundary:
@@ -104,7 +102,6 @@ extension RenderTree {
         }
         self.suspenseStates = suspenseStates
         self.suspenseIDs = suspenseIDs
-        self.suspensesAreTyped = suspensesAreTyped
         self.errorBoundaryStates = errorBoundaryStates
         self.errorBoundaryIDs = errorBoundaryIDs
     }

@@ -7,6 +7,7 @@
 //                                                                   [--only 1,2,…]
 //     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline N [TIMES]
 //     SuspenseBench --rss suspending|sleeping|static-html N TIMES
+//     SuspenseBench --in-order [--runs N] [--boundaries 10,100,…]   (BenchmarkTrees/InOrderBench.swift)
 //
 // Peak memory is measured in a fresh subprocess per subject (this executable with
 // `--memory-child`), from /proc/self/status VmHWM after resetting it through /proc/self/clear_refs.
@@ -222,6 +223,10 @@ struct SuspenseBench {
         }
         if arguments.first == "--profile", (3...4).contains(arguments.count), let items = Int(arguments[2]) {
             try await profile(arguments[1], items: items, times: arguments.count == 4 ? Int(arguments[3]) ?? 1 : 1)
+            return
+        }
+        if arguments.first == "--in-order" {
+            try await InOrderBench.run(Array(arguments.dropFirst()))
             return
         }
         let options = Options(arguments)

@@ -38,7 +38,8 @@ struct RenderEvent {
         /// The render stopped waiting on a query (nothing waits on it any more).
         case queryCancelled(String)
         /// A pass that changed something has ended (its boundary events came before); the whole
-        /// tree when the mode builds one per pass. `settled` when nothing outside a Suspense
+        /// tree when the mode builds one per pass, whose pending Suspenses list no queries (its
+        /// one reader, the in-order stream, asks only whether they are pending). `settled` when nothing outside a Suspense
         /// waits (an ErrorBoundary's fallback outside every Suspense may wait after a late error).
         case progress(RenderTree?, settled: Bool)
         /// A Suspense's timeout passed while it showed its fallback: the error goes to the
@@ -108,9 +109,9 @@ extension _Resolver {
         records.suspenses[Self.root].pendingCount == 0
     }
 
-    /// The tree as it stands.
-    func tree() -> RenderTree {
-        RenderTree(nodes, records: records, root: rootNode)
+    /// The tree as it stands; without `pendingQueries`, pending Suspenses list no queries.
+    func tree(pendingQueries: Bool = true) -> RenderTree {
+        RenderTree(nodes, records: records, root: rootNode, pendingQueries: pendingQueries)
     }
 
     /// Marks the shell as sent: changes are reported from now on.

@@ -95,7 +95,9 @@ extension _Resolver {
                     events.emit(change)
                 }
                 if !changes.isEmpty {
-                    events.emit(.progress(passTrees ? resolver.tree() : nil, settled: resolver.shellIsReady))
+                    events.emit(
+                        .progress(
+                            passTrees ? resolver.tree(pendingQueries: false) : nil, settled: resolver.shellIsReady))
                 }
             }
             if !resolver.changeLog.shellSent, resolver.shellIsReady, resolver.failures.uncaught == nil {

@@ -5,8 +5,11 @@
 extension RenderTree {
     /// The visible tree of a resolution as it stands now, from `root`: the whole tree from the
     /// root fragment, or one boundary's subtree (the boundary first, as entry 0). Iterative, so
-    /// that deep trees cannot overflow the stack.
-    init(_ nodes: NodeArena, records: Records, root: NodeArena.ID) {
+    /// that deep trees cannot overflow the stack. Without `pendingQueries`, a pending Suspense's
+    /// state lists no queries (`.pending([])`): listing them allocates per pending Suspense, and
+    /// a tree built after every pass for a reader that only asks whether it is pending (the
+    /// in-order stream) would pay that for every pending Suspense, every pass.
+    init(_ nodes: NodeArena, records: Records, root: NodeArena.ID, pendingQueries: Bool = true) {
         bytes = nodes.bytes  // shared, not copied
         namesAreChecked = true
         names = nodes.names
@@ -69,7 +72,7 @@ extension RenderTree {
                             state = .resolved
                             shown = suspense.contentNode
                         } else {
-                            state = .pending(records.pendingQueries(of: Int(record.a)))
+                            state = .pending(pendingQueries ? records.pendingQueries(of: Int(record.a)) : [])
                             shown = suspense.fallbackNode
                         }
                         suspenseStates.append(state)

@@ -8,7 +8,7 @@
 /// it as boundaries settle.
 final class StreamChunker: RenderObserver {
     private let options: StreamOptions
-    private let sink: AsyncThrowingStream<String, any Error>.Continuation
+    private let channel: RenderChannel<String>
     private let shell: ShellSignal
     private var markup: StreamMarkup
     /// The boundaries whose region the page holds (written between markers in a sent chunk, and
@@ -24,9 +24,12 @@ final class StreamChunker: RenderObserver {
     private var unclosed: [UInt8] = []
     private var ended = false
 
-    init(options: StreamOptions, sink: AsyncThrowingStream<String, any Error>.Continuation, shell: ShellSignal) {
+    /// How many bytes of chunks wait to be read before the render waits for its reader.
+    static let bufferLimit = 64 * 1024
+
+    init(options: StreamOptions, channel: RenderChannel<String>, shell: ShellSignal) {
         self.options = options
-        self.sink = sink
+        self.channel = channel
         self.shell = shell
         markup = StreamMarkup(markers: options.order == .outOfOrder, holdsDocumentEnd: true)
     }
@@ -119,7 +122,7 @@ final class StreamChunker: RenderObserver {
 
     /// The render returned, every query of it stopped: the stream ends.
     func complete() {
-        sink.finish()
+        channel.finish()
     }
 
     /// The render failed: before the shell, `renderStream` throws; after it, the page is closed
@@ -132,7 +135,7 @@ final class StreamChunker: RenderObserver {
         case .outOfOrder: if !tail.isEmpty { send(tail) }
         case .inOrder: if !unclosed.isEmpty { send(unclosed) }
         }
-        sink.finish(throwing: error)
+        channel.finish(throwing: error)
     }
 
     /// `<script>`, with the nonce if there is one.
@@ -147,7 +150,7 @@ final class StreamChunker: RenderObserver {
     }
 
     private func send(_ bytes: [UInt8]) {
-        sink.yield(String(decoding: bytes, as: UTF8.self))
+        channel.send(String(decoding: bytes, as: UTF8.self), cost: bytes.count)
     }
 
     /// Replaces the nodes between the markers of boundary `i` with the content of the template

@@ -3,7 +3,7 @@ import Testing
 @testable import SuspenseKit
 
 /// `levels` nested components, each in an element: the deep shape of a page built by recursion.
-private struct Chain: Component {
+struct Chain: Component {
     let levels: Int
     let made: Counter?
 
@@ -25,7 +25,7 @@ private struct Chain: Component {
 }
 
 /// `depth` nested `Group`s, each with siblings: no component, no element, only builder levels.
-private struct NestedGroups: Component {
+struct NestedGroups: Component {
     typealias Body = Never
     let depth: Int
 
@@ -41,7 +41,7 @@ private struct NestedGroups: Component {
 }
 
 /// Shows a value that never loads: a timeout always fires before it.
-private struct NeverLoads: Component {
+struct NeverLoads: Component {
     init(hang: Hang) throws {
         _ = try resolveValue(key: "never") { try await hang.value("never") }
     }
@@ -49,7 +49,7 @@ private struct NeverLoads: Component {
 }
 
 /// A Suspense whose timeout fires; its ErrorBoundary's fallback is a chain `levels` deep.
-private struct TimesOut: Component {
+struct TimesOut: Component {
     let levels: Int
     let hang: Hang
     var body: some Component {
@@ -65,7 +65,8 @@ private struct TimesOut: Component {
     }
 }
 
-private actor Renderer {
+/// Renders on an actor of its own: isolated, off the main actor.
+actor Renderer {
     func render(levels: Int) async throws -> String {
         try await SuspenseKit.render(Chain(levels: levels), as: .plain)
     }
@@ -76,7 +77,7 @@ private actor Renderer {
 }
 
 /// Renders `levels` deep with no actor: on whatever thread the executor gives the task.
-private func renderNonisolated(_ component: some Component, maxDepth: Int = 100_000) async throws -> String {
+func renderNonisolated(_ component: some Component, maxDepth: Int = 100_000) async throws -> String {
     try await render(component, as: .plain, options: RenderOptions(maxDepth: maxDepth))
 }
 

@@ -25,23 +25,16 @@ final class Counter: Sendable {
 }
 
 /// Records strings in order, from any task.
-final class Log: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String] = []
+final class Log: Sendable {
+    private let entries = Locked([String]())
 
     init() {}
 
     func append(_ entry: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        entries.append(entry)
+        entries.withLock { $0.append(entry) }
     }
 
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries
-    }
+    var all: [String] { entries.withLock { $0 } }
 }
 
 struct DeadlineExceeded: Error, CustomStringConvertible {

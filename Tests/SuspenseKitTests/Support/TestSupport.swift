@@ -116,3 +116,9 @@ struct Throwing: Component {
     init(_ error: any Error) throws { throw error }
     var body: some Component { Text("never shown") }
 }
+
+/// A component whose initializer throws `TestFailure(message)`.
+struct Thrower: Component {
+    init(_ message: String) throws { throw TestFailure(message) }
+    var body: some Component { Text("never shown") }
+}

@@ -55,7 +55,7 @@ struct SnapshotLocation {
                 throw .unnamedInParameterizedTest(test: test.description)
             }
             if let test, execution == nil, session.repeatsTests {
-                throw .repeatedWithoutExecutions(test: test.description)
+                throw .repeatedWithoutTrait(test: test.description)
             }
             let key = directory.path + "/" + baseName + "|" + owner.key
             identifier = String(session.nextNumber(for: key, in: execution))
@@ -124,7 +124,7 @@ enum SnapshotNamingError: Error, CustomStringConvertible {
     /// An unnamed snapshot of a parameterized test whose arguments could not be read.
     case unnamedInParameterizedTest(test: String)
     /// An unnamed snapshot of a Swift Testing test run more than once, without ``SnapshotsTrait``.
-    case repeatedWithoutExecutions(test: String)
+    case repeatedWithoutTrait(test: String)
 
     var description: String {
         switch self {
@@ -139,7 +139,7 @@ enum SnapshotNamingError: Error, CustomStringConvertible {
             return "\(test) is parameterized, and this version of Swift Testing does not let its "
                 + "arguments be read, so unnamed snapshots would be numbered in the order its cases run. "
                 + "Name each snapshot after the arguments, such as named: \"\\(argument)\"."
-        case .repeatedWithoutExecutions(let test):
+        case .repeatedWithoutTrait(let test):
             return "\(test) runs more than once in this process (--repetitions or --repeat-until), and "
                 + "without the .snapshots trait each run would number its unnamed snapshots on from the "
                 + "last, recording new golden files. Add the trait to the suite, @Suite(.snapshots), or "

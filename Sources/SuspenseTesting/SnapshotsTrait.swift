@@ -20,7 +20,7 @@
         /// A suite's trait applies to every test in it, nested suites included.
         public var isRecursive: Bool { true }
 
-        /// Runs one run of a test case as an execution of its own.
+        /// Runs `function`, one run of a test case, with a numbering of unnamed snapshots of its own.
         public func provideScope(
             for test: Test,
             testCase: Test.Case?,

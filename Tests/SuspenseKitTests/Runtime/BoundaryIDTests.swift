@@ -231,6 +231,48 @@ private struct Listed: Component {
         #expect(ids(node) == ["0.[a].1", "0.[b].1", "0.2.1"])
     }
 
+    /// An element that suspends, or is evaluated later because the stack is deep, keeps the
+    /// id its element has: the key is read while the element is numbered.
+    @Test(arguments: [1, 2, 48])
+    func suspendedAndDeferredElementsKeepTheirId(levelsOnStack: Int) async throws {
+        struct Page: Component {
+            var body: some Component {
+                Suspense {
+                    ForEach(["k1", "k2"], id: \.self) { key in
+                        try SuspendingCard(key)
+                    }
+                } fallback: {
+                    Text("…")
+                }
+            }
+        }
+        var options = RenderOptions()
+        options.levelsOnStack = levelsOnStack
+        let node = try await resolve(Page(), options: options)
+        #expect(ids(node) == ["0", "0.0.[k1].0.0", "0.0.[k2].0.0"])
+    }
+
+    /// A boundary whose own expression suspended is made in the place the expression had, as
+    /// it is when nothing suspends (it took one level more).
+    @Test func aBoundaryMadeOnceItsExpressionResolvedKeepsItsPlace() async throws {
+        func boundary(_ key: String) throws -> some Component {
+            let value: String = try resolveValue(key: key) {
+                await Task.yield()
+                return key
+            }
+            return Suspense { Text(value) }
+        }
+        let cache = QueryCache()
+        let page = Group {
+            Text("x")
+            try boundary("k")
+        }
+        let suspended = try await resolve(page, cache: cache)
+        let cached = try await resolve(page, cache: cache)
+        #expect(ids(suspended) == ["1"])
+        #expect(ids(cached) == ["1"])
+    }
+
     @Test func idsFromDataAreEncoded() {
         #expect(ElementKeys<[Int]>.encode("user-1") == "[user-1]")
         #expect(ElementKeys<[Int]>.encode("a--b->") == "[a-%2Db-%3E]")

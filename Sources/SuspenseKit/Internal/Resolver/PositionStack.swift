@@ -239,12 +239,21 @@ final class PositionStack {
     }
 
     /// The link of a boundary made here: the current level's, unless a boundary took it already
-    /// (or it is a region's), in which case the boundary takes the next child position.
+    /// (a boundary's own region is taken), in which case the boundary takes the next child
+    /// position.
     func claimBoundaryLink() -> PositionLink? {
         let current = link()
-        if count > 0, region(at: count - 1) == nil, !made[count - 1].claimed {
-            made[count - 1].claimed = true
-            return current
+        if count > 0 {
+            if let region = region(at: count - 1) {
+                // A child evaluated again or later in its place takes the level it had.
+                if !regions[region].claimed {
+                    regions[region].claimed = true
+                    return current
+                }
+            } else if !made[count - 1].claimed {
+                made[count - 1].claimed = true
+                return current
+            }
         }
         let link = PositionLink(index: cursor, parent: current)
         cursor += 1

@@ -214,7 +214,8 @@ private struct ParseError: Error, CustomStringConvertible {
 
     @Test func theTypedFormWithTheDefaultFallbackShowsTheError() async throws {
         let caught = ErrorBoundary(catching: NetworkError.self) { try Throwing(NetworkError(code: 7)) }
-        #expect(try await html(caught) == "network 7")
+        #expect(try await render(caught, as: .plain) == "network 7")
+        #expect(try await html(caught) == "Something went wrong.")
         let passed = ErrorBoundary {
             ErrorBoundary(catching: NetworkError.self) { try Throwing(ParseError(field: "y")) }
         } fallback: { error in

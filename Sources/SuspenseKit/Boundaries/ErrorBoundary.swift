@@ -129,15 +129,17 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
     }
 }
 
-extension ErrorBoundary where Fallback == Text {
-    /// Creates a boundary whose fallback shows the error: a ``PresentableError``'s title, message
-    /// and recovery suggestion, or any other error's description.
+extension ErrorBoundary where Fallback == ErrorMessage {
+    /// Creates a boundary whose fallback shows the error as an ``ErrorMessage``: a
+    /// ``PresentableError``'s title, message and recovery suggestion; for any other error, a
+    /// generic message in HTML (see ``RenderOptions/errorDetails``) and its description in
+    /// `.tree` and `.plain`.
     /// - Parameters:
     ///   - retry: How often, and after what waits, the content is evaluated again before the
     ///     fallback is shown (default: never).
     ///   - content: The components whose errors this boundary catches.
     public init(retry: RetryPolicy? = nil, @ComponentBuilder content: @escaping () throws -> Content) {
-        self.init(retry: retry, catches: nil, makeContent: content, makeFallback: defaultErrorFallback)
+        self.init(retry: retry, catches: nil, makeContent: content, makeFallback: ErrorMessage.init)
     }
 
     /// Creates a boundary that catches only errors of type `Failure` and shows them as the
@@ -152,12 +154,6 @@ extension ErrorBoundary where Fallback == Text {
         retry: RetryPolicy? = nil,
         @ComponentBuilder content: @escaping () throws -> Content
     ) {
-        self.init(retry: retry, catches: { $0 is Failure }, makeContent: content, makeFallback: defaultErrorFallback)
+        self.init(retry: retry, catches: { $0 is Failure }, makeContent: content, makeFallback: ErrorMessage.init)
     }
-}
-
-/// The default fallback: a ``PresentableError``'s title, message and suggestion, or any other
-/// error's description.
-private func defaultErrorFallback(_ error: any Error) -> Text {
-    Text(describeError(error, suggestion: true))
 }

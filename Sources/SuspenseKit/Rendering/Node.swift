@@ -10,6 +10,9 @@ public struct Node: Sendable, Hashable {
         case fragment
         /// Text, escaped in HTML.
         case text(String)
+        /// An ``ErrorMessage``: `presented` is what HTML shows (escaped), `description` what
+        /// `.tree` and `.plain` show.
+        case errorMessage(presented: String, description: String)
         /// Markup from ``RawHTML``, unescaped in HTML.
         case rawHTML(String)
         /// An element with its attributes in order.

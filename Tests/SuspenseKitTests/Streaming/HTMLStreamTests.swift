@@ -123,7 +123,7 @@ import Testing
             }
         }
         var chunks = ChunkReader(try await renderStream(Page(gates: gates)))
-        #expect(try await chunks.next() == "<html><body><!--sk:0.0.0-->loading<!--/sk:0.0.0-->")
+        #expect(try await chunks.next() == "<!DOCTYPE html><html><body><!--sk:0.0.0-->loading<!--/sk:0.0.0-->")
         gates.open("x")
         #expect(try await chunks.next() == "</body></html>")
         await #expect(throws: RenderError.self) { try await chunks.end() }
@@ -150,7 +150,7 @@ import Testing
             chunks.append(chunk)
             if chunks.count == 1 { gates.open("x") }
         }
-        #expect(chunks.first == "<HTML><Body><!--sk:0.0.0-->loading<!--/sk:0.0.0-->")
+        #expect(chunks.first == "<!DOCTYPE html><HTML><Body><!--sk:0.0.0-->loading<!--/sk:0.0.0-->")
         // The document's end held back for the last chunk, once.
         #expect(chunks.last?.hasSuffix("</Body></HTML>") == true)
         #expect(chunks.joined().components(separatedBy: "</Body>").count == 2)
@@ -175,7 +175,8 @@ import Testing
         }
         var chunks = ChunkReader(try await renderStream(Page(gates: gates)))
         #expect(
-            try await chunks.next() == "<html><head><title>t</title></head><body><!--sk:0.1.0-->loading<!--/sk:0.1.0-->"
+            try await chunks.next()
+                == "<!DOCTYPE html><html><head><title>t</title></head><body><!--sk:0.1.0-->loading<!--/sk:0.1.0-->"
         )
         gates.open("x")
         #expect(try await chunks.next().hasPrefix("<template id=\"sk:0.1.0\"><p>x loaded</p></template><script>"))

@@ -27,6 +27,8 @@ struct StreamMarkup {
     func render(_ tree: RenderTree, from first: Int, to end: Int, stop: Int? = nil) throws -> Output {
         var output = Output()
         output.html.reserveCapacity(HTMLRenderer.estimatedSize(of: tree))
+        // The very start of a document, before any marker: see Doctype.
+        if first == 0 && tree.startsDocument { output.html += Doctype.bytes }
         var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
         /// What closes at each open entry's end: a tag, or a boundary's end marker.
         enum Closing {

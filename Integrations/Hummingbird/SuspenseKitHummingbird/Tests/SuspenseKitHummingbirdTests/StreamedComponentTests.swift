@@ -24,7 +24,7 @@ struct StreamedComponentTests {
             let shell = try #require(client.chunks.data.first)
             #expect(
                 shell
-                    == "<!DOCTYPE html><html><body><h1>Shell</h1><!--sk:1.0.1.0.0-->waiting for slow<!--/sk:1.0.1.0.0-->"
+                    == "<!DOCTYPE html><html><body><h1>Shell</h1><!--sk:0.0.1.0.0-->waiting for slow<!--/sk:0.0.1.0.0-->"
             )
             #expect(!client.body.contains("slow loaded"))
 
@@ -33,7 +33,7 @@ struct StreamedComponentTests {
             #expect(gates.hasFinished("slow"))
             #expect(client.chunks.complete)
             let body = client.body
-            #expect(body.contains("<template id=\"sk:1.0.1.0.0\"><p>slow loaded</p></template>"))
+            #expect(body.contains("<template id=\"sk:0.0.1.0.0\"><p>slow loaded</p></template>"))
             #expect(body.hasPrefix(shell))
             #expect(body.hasSuffix("</body></html>"))
         }

@@ -19,7 +19,6 @@ struct SlowPage: Component {
     let keys: [String]
 
     var body: some Component {
-        RawHTML("<!DOCTYPE html>")
         Element("html") {
             Element("body") {
                 Element("h1") { Text("Shell") }

@@ -79,6 +79,41 @@ private func firstSuspenseID(in node: Node) -> BoundaryID? {
         #expect(try await render(page, as: .html).hasPrefix(doctype + "<HTML>"))
     }
 
+    @Test func inOrderWritesTheDoctypeOnlyOnceTheDocumentCanNoLongerBeReplaced() async throws {
+        // The boundary around the document may still show its fallback instead: in order, nothing
+        // is sent before it settles, the doctype included.
+        struct FailsLater: Component {
+            init() throws {
+                let _: String = try resolveValue(key: "late") {
+                    await Task.yield()
+                    throw TestFailure("late")
+                }
+            }
+            var body: some Component { Text("never") }
+        }
+        let page = ErrorBoundary {
+            Element("html") {
+                Element("body") {
+                    Suspense {
+                        try FailsLater()
+                    } fallback: {
+                        Text("loading")
+                    }
+                }
+            }
+        }
+        let whole = try await render(page, as: .html)
+        #expect(whole == "Something went wrong.")
+        var chunks: [String] = []
+        for try await chunk in try await renderStream(page, stream: StreamOptions(order: .inOrder)) {
+            chunks.append(chunk)
+        }
+        #expect(chunks.joined() == whole)
+        #expect(chunks.first == "")
+        let outOfOrder = try await renderStream(page).collect()
+        #expect(outOfOrder.hasPrefix(doctype + "<!--sk:0--><html>"))
+    }
+
     @Test func onlyADocumentGetsTheDoctype() async throws {
         #expect(try await render(Page(root: "main"), as: .html).hasPrefix("<main>"))
         // Text before the `html` element: the page is not a document the renderer can vouch for.

@@ -8,22 +8,23 @@ enum Doctype {
 }
 
 extension RenderTree {
-    /// Whether the first thing this tree writes is an `html` element, in any letter case,
-    /// looking through components and boundaries (and past empty text): then its HTML starts
-    /// with the doctype. Text or ``RawHTML`` before it (a hand-written doctype among them) means
-    /// no doctype is added.
-    var startsDocument: Bool {
-        for entry in entries {
+    /// The index of the `html` element (in any letter case) when it is the first thing this tree
+    /// writes, looking through components and boundaries (and past empty text): then its HTML
+    /// starts with the doctype. Nil when text or ``RawHTML`` comes first (a hand-written doctype
+    /// among them: it is not doubled) or the tree has no such element.
+    var documentElement: Int? {
+        for index in entries.indices {
+            let entry = entries[index]
             switch entry.kind {
             case .fragment, .component, .suspense, .errorBoundary:
                 continue
             case .text, .rawHTML:
                 if entry.b == 0 { continue }
-                return false
+                return nil
             case .element:
-                return HTMLNames.sameName(names[entry.a], "html")
+                return HTMLNames.sameName(names[entry.a], "html") ? index : nil
             }
         }
-        return false
+        return nil
     }
 }

@@ -32,7 +32,7 @@ enum HTMLRenderer {
         var tags: TagTable
         /// The names' bytes, for copying tags without touching a String.
         let names: NameBytes
-        /// Whether the output starts with `<!DOCTYPE html>` (see `RenderTree.startsDocument`).
+        /// Whether the output starts with `<!DOCTYPE html>` (see `RenderTree.documentElement`).
         let doctype: Bool
         var size = 0
 
@@ -44,7 +44,7 @@ enum HTMLRenderer {
             names = NameBytes(utf8: tree.names.names)
             let entries = tree.entries
             let nameStrings = tree.names.names
-            doctype = tree.startsDocument
+            doctype = tree.documentElement != nil
             var size = doctype ? Doctype.bytes.count : 0
             try tree.bytes.withUnsafeBufferPointer { text in
                 for index in entries.indices {
@@ -194,7 +194,7 @@ enum HTMLRenderer {
             names.append(tag, to: &buffer)
             buffer.append(UInt8(ascii: ">"))
         }
-        if tree.startsDocument { buffer.append(Doctype.text) }
+        if tree.documentElement != nil { buffer.append(Doctype.text) }
         let entries = tree.entries
         for index in entries.indices {
             while let top = open.last, top.end <= index {

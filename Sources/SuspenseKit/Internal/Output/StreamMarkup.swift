@@ -27,8 +27,6 @@ struct StreamMarkup {
     func render(_ tree: RenderTree, from first: Int, to end: Int, stop: Int? = nil) throws -> Output {
         var output = Output()
         output.html.reserveCapacity(HTMLRenderer.estimatedSize(of: tree))
-        // The very start of a document, before any marker: see Doctype.
-        if first == 0 && tree.startsDocument { output.html += Doctype.bytes }
         var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
         /// What closes at each open entry's end: a tag, or a boundary's end marker.
         enum Closing {
@@ -54,6 +52,9 @@ struct StreamMarkup {
         }
         let entries = tree.entries
         let limit = min(stop ?? end, end)
+        // The very start of a document, before any marker (see Doctype); in order, only once the
+        // `html` element is written: a boundary before it may still replace it.
+        if first == 0, let document = tree.documentElement, document < limit { output.html += Doctype.bytes }
         var index = first
         while index < limit {
             while let top = open.last, top.end <= index {

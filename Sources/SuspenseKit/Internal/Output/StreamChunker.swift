@@ -176,12 +176,15 @@ final class StreamChunker: RenderObserver {
             send(replacement(of: element.key, with: element.bytes))
             return
         }
-        let output = try markup.render(tree, from: 1, to: tree.entries.count)
+        // The chunk is written around the content in one buffer: no copy of a large region.
+        let (opening, closing) = replacementParts(of: id.description)
+        var output = try markup.render(tree, from: 1, to: tree.entries.count, prefix: opening)
         removeRegions(inside: id)
         regions[id]?.pending = pending
         add(output, in: id)
         fresh.insert(id)
-        send(replacement(of: id.description, with: output.html))
+        output.html += closing
+        send(output.html)
     }
 
     /// Replaces the bytes of held boundary `id` in `element` with `output` (rendered as held
@@ -225,28 +228,27 @@ final class StreamChunker: RenderObserver {
 
     /// The chunk that puts `html` in place of the region named `key`.
     private func replacement(of key: String, with html: [UInt8]) -> [UInt8] {
+        let (opening, closing) = replacementParts(of: key)
+        return opening + html + closing
+    }
+
+    /// What comes before and after the new content of the region named `key` in its chunk.
+    private func replacementParts(of key: String) -> (opening: [UInt8], closing: [UInt8]) {
         switch options.swap {
         case .script:
             // The template right before its script, which takes it as its previous sibling.
-            var chunk = Array("<template>".utf8)
-            chunk += html
-            chunk += "</template>".utf8
-            chunk += scriptOpening
+            var closing = Array("</template>".utf8)
+            closing += scriptOpening
             if !definedSwap {
                 definedSwap = true
-                chunk += Self.swapFunction.utf8
+                closing += Self.swapFunction.utf8
             }
-            chunk += "$sk(\"\(key)\")</script>".utf8
-            return chunk
+            closing += "$sk(\"\(key)\")</script>".utf8
+            return (Array("<template>".utf8), closing)
         case .declarative:
             // The browser replaces the region, markers included: the new content carries them
             // again, for a later replacement.
-            var chunk = Array("<template for=\"\(key)\">".utf8)
-            chunk += markup.start(key)
-            chunk += html
-            chunk += markup.end(key)
-            chunk += "</template>".utf8
-            return chunk
+            return (Array("<template for=\"\(key)\">".utf8) + markup.start(key), markup.end(key) + "</template>".utf8)
         }
     }
 

@@ -76,12 +76,15 @@ struct StreamMarkup {
 
     /// Writes the entries `first..<end` of `tree` (stopping before `stop` if given), closing
     /// whatever is open at `end` but nothing left open at `stop`. `heldContent`: the entries are the
-    /// content of a held element, whose boundaries are recorded but not marked.
-    func render(_ tree: RenderTree, from first: Int, to end: Int, stop: Int? = nil, heldContent: Bool = false) throws
-        -> Output
-    {
+    /// content of a held element, whose boundaries are recorded but not marked. `prefix`: bytes
+    /// the HTML begins with (not with held content, whose offsets count from its start).
+    func render(
+        _ tree: RenderTree, from first: Int, to end: Int, stop: Int? = nil, heldContent: Bool = false,
+        prefix: [UInt8] = []
+    ) throws -> Output {
         var output = Output()
-        output.html.reserveCapacity(HTMLRenderer.estimatedSize(of: tree))
+        output.html = prefix
+        output.html.reserveCapacity(prefix.count + HTMLRenderer.estimatedSize(of: tree) + 64)
         var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
         /// What closes at each open entry's end: a tag, or a boundary's end marker.
         enum Closing {

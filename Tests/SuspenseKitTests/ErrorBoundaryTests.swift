@@ -13,11 +13,6 @@ private struct Card: Component {
     var body: some Component { Text(value) }
 }
 
-private struct Thrower: Component {
-    init(_ message: String) throws { throw TestFailure(message) }
-    var body: some Component { Text("never") }
-}
-
 private struct ThrowsInBody: Component {
     var body: some Component {
         get throws { throw TestFailure("body failed") }

@@ -25,6 +25,10 @@ public protocol Component {
     /// Resolves a component into the resolver. Not API: primitives implement it, user
     /// components get the default.
     static func _resolve(_ component: Self, in resolver: _Resolver) throws
+
+    /// How many child positions the component takes where a builder writes it, shown or not,
+    /// which keeps boundary ids static. Not API: 1, except for the builder's own plumbing.
+    static var _positionCount: Int { get }
 }
 
 extension Component {
@@ -32,6 +36,9 @@ extension Component {
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.resolveComposite(component)
     }
+
+    @inlinable
+    public static var _positionCount: Int { 1 }
 }
 
 extension Component where Body == Never {

@@ -217,9 +217,17 @@ public struct _Pair<First: Component, Second: Component>: Component {
         try First._resolve(component.first, in: resolver)
         try Second._resolve(component.second, in: resolver)
     }
+
+    @inlinable
+    public static var _positionCount: Int { First._positionCount + Second._positionCount }
 }
 
 /// One branch of an `if`/`else` or `switch`. Builder plumbing; not API.
+///
+/// The branches share their positions, as React's do: each starts where the `if` or `switch`
+/// stands, and the whole takes as many as its longest branch, so what follows keeps its
+/// positions whichever branch is taken, and a branch's boundaries keep theirs when another
+/// branch is taken before it. Only one branch shows at a time, so ids stay unique.
 public enum _Either<First: Component, Second: Component>: Component {
     public typealias Body = Never
     case first(First)
@@ -228,13 +236,23 @@ public enum _Either<First: Component, Second: Component>: Component {
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         switch component {
-        case .first(let first): try First._resolve(first, in: resolver)
-        case .second(let second): try Second._resolve(second, in: resolver)
+        case .first(let first):
+            try First._resolve(first, in: resolver)
+            resolver.positions.skip(_positionCount - First._positionCount)
+        case .second(let second):
+            try Second._resolve(second, in: resolver)
+            resolver.positions.skip(_positionCount - Second._positionCount)
         }
     }
+
+    @inlinable
+    public static var _positionCount: Int { max(First._positionCount, Second._positionCount) }
 }
 
 /// The children of a `for` loop. Builder plumbing; not API.
+///
+/// The loop takes one position, and each element one below it, as a ``ForEach`` numbers its
+/// elements: how many there are never moves what follows the loop.
 public struct _Array<Element: Component>: Component {
     public typealias Body = Never
     @usableFromInline let elements: [Element]
@@ -246,12 +264,19 @@ public struct _Array<Element: Component>: Component {
 
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        let positions = resolver.positions
+        positions.push()
+        defer { positions.pop() }
         for element in component.elements {
+            positions.push()
+            defer { positions.pop() }
             try Element._resolve(element, in: resolver)
         }
     }
 }
 
+/// An `if` without `else`, and an optional component: the positions of the wrapped component,
+/// kept when there is none.
 extension Optional: Component where Wrapped: Component {
     public typealias Body = Never
 
@@ -259,6 +284,11 @@ extension Optional: Component where Wrapped: Component {
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         if let component {
             try Wrapped._resolve(component, in: resolver)
+        } else {
+            resolver.positions.skip(Wrapped._positionCount)
         }
     }
+
+    @inlinable
+    public static var _positionCount: Int { Wrapped._positionCount }
 }

@@ -8,4 +8,8 @@ public struct EmptyComponent: Component {
 
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {}
+
+    /// An empty builder block takes no position.
+    @inlinable
+    public static var _positionCount: Int { 0 }
 }

@@ -15,4 +15,9 @@ public struct Text: Component {
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         resolver.appendLeaf(.text(component.content))
     }
+
+    /// A string written in a builder is a `Text` of its own, which takes no position (a `Text`
+    /// written as one is made by the builder, and takes one).
+    @inlinable
+    public static var _positionCount: Int { 0 }
 }

@@ -11,7 +11,7 @@
 /// may still change, then more of it as boundaries settle.
 final class StreamChunker: RenderObserver {
     private let options: StreamOptions
-    private let sink: AsyncThrowingStream<String, any Error>.Continuation
+    private let channel: RenderChannel<String>
     private let shell: ShellSignal
     private var markup: StreamMarkup
     /// The boundaries whose region the page holds (written in a sent chunk, and not replaced
@@ -54,9 +54,12 @@ final class StreamChunker: RenderObserver {
         }
     }
 
-    init(options: StreamOptions, sink: AsyncThrowingStream<String, any Error>.Continuation, shell: ShellSignal) {
+    /// How many bytes of chunks wait to be read before the render waits for its reader.
+    static let bufferLimit = 64 * 1024
+
+    init(options: StreamOptions, channel: RenderChannel<String>, shell: ShellSignal) {
         self.options = options
-        self.sink = sink
+        self.channel = channel
         self.shell = shell
         markup = StreamMarkup(markers: options.order == .outOfOrder, holdsDocumentEnd: true, swap: options.swap)
     }
@@ -299,7 +302,7 @@ final class StreamChunker: RenderObserver {
 
     /// The render returned, every query of it stopped: the stream ends.
     func complete() {
-        sink.finish()
+        channel.finish()
     }
 
     /// The render failed: before the shell, `renderStream` throws; after it, the page is closed
@@ -318,7 +321,7 @@ final class StreamChunker: RenderObserver {
             if !last.isEmpty { send(last) }
         case .inOrder: if !unclosed.isEmpty { send(unclosed) }
         }
-        sink.finish(throwing: error)
+        channel.finish(throwing: error)
     }
 
     /// `<script>`, with the nonce if there is one.
@@ -333,7 +336,7 @@ final class StreamChunker: RenderObserver {
     }
 
     private func send(_ bytes: [UInt8]) {
-        sink.yield(String(decoding: bytes, as: UTF8.self))
+        channel.send(String(decoding: bytes, as: UTF8.self), cost: bytes.count)
     }
 
     /// Replaces the nodes between the markers of region `i` with the content of the template

@@ -86,6 +86,8 @@ struct StreamMarkup {
         output.html = prefix
         output.html.reserveCapacity(prefix.count + HTMLRenderer.estimatedSize(of: tree) + 64)
         var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
+        /// Tag names as bytes, copied instead of read from a `String` for every element.
+        let names = NameBytes(utf8: tree.names.names)
         /// What closes at each open entry's end: a tag, or a boundary's end marker.
         enum Closing {
             case tag(Int32, held: Bool)
@@ -110,9 +112,9 @@ struct StreamMarkup {
             case .tag(let tag, let held):
                 elementDepth -= 1
                 if held {
-                    append(closingTag: tag, of: tree, to: &output.tail)
+                    append(closingTag: tag, of: names, to: &output.tail)
                 } else {
-                    append(closingTag: tag, of: tree, to: &output.html)
+                    append(closingTag: tag, of: names, to: &output.html)
                 }
             case .marker(let id):
                 around.removeLast()
@@ -123,7 +125,7 @@ struct StreamMarkup {
                 output.boundaries[index].held!.range = range.lowerBound..<output.html.count
             case .heldElement(let tag, let start, let firstBoundary):
                 elementDepth -= 1
-                append(closingTag: tag, of: tree, to: &output.html)
+                append(closingTag: tag, of: names, to: &output.html)
                 inHeld = false
                 guard firstBoundary < output.boundaries.count else { return }
                 // Marked as a whole: the boundaries' ranges become offsets in the element.
@@ -160,7 +162,7 @@ struct StreamMarkup {
                 let info = try tags.info(for: entry.a, in: tree.names.names)
                 let elementStart = output.html.count
                 output.html.append(UInt8(ascii: "<"))
-                output.html.append(contentsOf: tag.utf8)
+                output.html += names.bytes[names.ranges[Int(entry.a)]]
                 if entry.b >= 0 {
                     for attribute in tree.attributeLists[Int(entry.b)] {
                         if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
@@ -220,10 +222,10 @@ struct StreamMarkup {
         if limit < end {
             for top in open.reversed() {
                 switch top.closing {
-                case .tag(let tag, _): append(closingTag: tag, of: tree, to: &output.unclosed)
+                case .tag(let tag, _): append(closingTag: tag, of: names, to: &output.unclosed)
                 case .marker(let id): output.unclosed += self.end(id.description)
                 case .heldBoundary: break
-                case .heldElement(let tag, _, _): append(closingTag: tag, of: tree, to: &output.unclosed)
+                case .heldElement(let tag, _, _): append(closingTag: tag, of: names, to: &output.unclosed)
                 }
             }
         }
@@ -238,9 +240,9 @@ struct StreamMarkup {
         return result
     }
 
-    private func append(closingTag tag: Int32, of tree: RenderTree, to buffer: inout [UInt8]) {
+    private func append(closingTag tag: Int32, of names: NameBytes, to buffer: inout [UInt8]) {
         buffer.append(contentsOf: "</".utf8)
-        buffer.append(contentsOf: tree.names[tag].utf8)
+        buffer += names.bytes[names.ranges[Int(tag)]]
         buffer.append(UInt8(ascii: ">"))
     }
 

@@ -11,15 +11,17 @@
 /// The first chunk is the shell, each pending boundary's fallback in place between markers
 /// (`<!--sk:0.1-->` … `<!--/sk:0.1-->`, named by ``BoundaryID``). Then, with the default
 /// `.outOfOrder` order, one chunk per boundary as it resolves, in completion order: its content
-/// in a hidden `<template>` and a small inline script that swaps it in (the script is defined
-/// once, in the first chunk that needs it). A boundary that fails after the shell streams the
+/// in a hidden `<template>` and a small inline script right after it that swaps it in (the
+/// script is defined once, in the first chunk that needs it), or with `StreamOptions(swap:
+/// .declarative)` a `<template for>` that the browser applies itself. A boundary that fails after the shell streams the
 /// nearest ErrorBoundary's fallback the same way, over that ErrorBoundary's whole region. Nested
 /// boundaries inside streamed content stream in later on their own. When the root is a whole
 /// document (`<html>`), `</body></html>` comes last. Without scripts, the page shows every
 /// fallback; `.inOrder` writes the document top to bottom with no script at all.
 ///
 /// An error after the shell that no boundary catches ends the sequence by throwing, after a
-/// chunk that closes the page. A consumer that stops iterating cancels the render and its
+/// chunk that puts ``StreamOptions/lateErrorHTML`` in place of every pending fallback and closes
+/// the page. A consumer that stops iterating cancels the render and its
 /// queries.
 /// - Parameters:
 ///   - component: The root of the tree, made inside the render (see
@@ -27,7 +29,7 @@
 ///   - cache: Where query results are kept; a new one by default.
 ///   - options: Settings of the render, such as a deadline or its clock, as for
 ///     ``render(_:as:cache:options:isolation:)``.
-///   - stream: Settings of the stream: its order and a CSP nonce.
+///   - stream: Settings of the stream: its order, how it swaps, a CSP nonce, the late-error page.
 ///   - isolation: The caller's actor, on which components are evaluated; inferred.
 /// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught in the shell;
 ///   `CancellationError` when the calling task is cancelled before the shell; ``InvalidMarkupError``.

@@ -228,7 +228,7 @@ extension _Resolver {
         }
         if Task.isCancelled { throw CancellationError() }
         if !resolver.timing.deadlinePassed { try resolver.checkFinished() }
-        let tree = resolver.tree()
+        let tree = mode.finalTree ? resolver.tree() : RenderTree()
         events.emit(.finished(tree))
         return tree
     }

@@ -33,7 +33,7 @@ struct StreamedComponentTests {
             #expect(gates.hasFinished("slow"))
             #expect(client.chunks.complete)
             let body = client.body
-            #expect(body.contains("<template id=\"sk:0.0.1.0.0\"><p>slow loaded</p></template>"))
+            #expect(body.contains("<template><p>slow loaded</p></template><script>"))
             #expect(body.hasPrefix(shell))
             #expect(body.hasSuffix("</body></html>"))
         }

@@ -82,15 +82,11 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
         }
     }
 
-    /// How often a response waiting for its next chunk writes an empty one, which puts nothing
-    /// on the wire but fails once the connection is closed, so that a render whose client left
-    /// stops while its queries still run.
-    static let probeInterval: Duration = .seconds(1)
-
-    /// Writes each chunk as it comes, and an empty one every ``probeInterval``. An error from the
-    /// stream (one no boundary caught, after the shell) ends the body normally: the chunk before
-    /// it closed the page. An error writing (the client left) is thrown, and the render is
-    /// cancelled with its queries; so it is when the writing task is cancelled.
+    /// Writes each chunk as it comes, in a task of its own, while this one probes the connection
+    /// once a second (`ProbeClock`) by writing an empty chunk between them. An error from the stream (one no boundary caught, after the shell) ends the body normally:
+    /// the chunk before it closed the page. An error writing or probing (the client left) is
+    /// thrown, and the render is cancelled with its queries; so it is when the writing task is
+    /// cancelled.
     ///
     /// The client's leaving is seen only here, on the outbound side: Hummingbird tells a handler
     /// nothing when a connection closes, and watching the inbound side for it would read, and
@@ -98,34 +94,48 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
     private static func write(
         _ stream: HTMLStream,
         to writer: inout any ResponseBodyWriter,
+        onLateError: @escaping @Sendable (any Error) -> Void
+    ) async throws {
+        let body = SharedBodyWriter(writer)
+        let signal = ResponseSignal()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { signal.finish() }
+                try await writeChunks(of: stream, to: body, onLateError: onLateError)
+            }
+            let probing = ProbeClock.shared.register(signal)
+            defer { ProbeClock.shared.unregister(probing) }
+            // A probe that fails leaves the group, which cancels the chunks' task: it drops its
+            // iterator, which cancels the render.
+            while case .tick = await signal.wait() {
+                try await body.probe()
+            }
+            try await group.next()
+        }
+        writer = body.released
+        // A stream cut short by cancellation ends without a last chunk: no complete page to mark.
+        try Task.checkCancellation()
+        try await writer.finish(nil)
+    }
+
+    /// Reads the stream and writes its chunks; returns at its end, or after logging its error.
+    private static func writeChunks(
+        of stream: HTMLStream,
+        to body: SharedBodyWriter,
         onLateError: (any Error) -> Void
     ) async throws {
-        let handoff = ChunkHandoff()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await handoff.read(stream) }
-            group.addTask { await handoff.probe(every: probeInterval) }
-            // Stops both: the reader drops its iterator, which cancels the render.
-            defer {
-                handoff.close()
-                group.cancelAll()
+        var chunks = stream.makeAsyncIterator()
+        while true {
+            let chunk: String?
+            do {
+                chunk = try await chunks.next()
+            } catch {
+                try Task.checkCancellation()
+                onLateError(error)
+                return
             }
-            reading: while true {
-                switch await handoff.take() {
-                case .chunk(let chunk):
-                    try await writer.write(ByteBuffer(string: chunk))
-                case .probe:
-                    try await writer.write(ByteBuffer())
-                case .end(.success):
-                    break reading
-                case .end(.failure(let error)):
-                    try Task.checkCancellation()
-                    onLateError(error)
-                    break reading
-                }
-            }
-            // A stream cut short by cancellation ends without a last chunk: no complete page to mark.
-            try Task.checkCancellation()
-            try await writer.finish(nil)
+            guard let chunk else { return }
+            try await body.write(ByteBuffer(string: chunk))
         }
     }
 

@@ -1,8 +1,7 @@
 import Synchronization
 
-/// Wakes every streamed response once an `interval`, so that it
-/// probes its connection: one task for the process while any response streams, rather than a
-/// timer for each response.
+/// Wakes every streamed response once an `interval`, so that it probes its connection: one task
+/// for the process while any response streams, rather than a timer for each response.
 final class ProbeClock: Sendable {
     static let shared = ProbeClock(interval: .seconds(1))
 
@@ -28,7 +27,7 @@ final class ProbeClock: Sendable {
             return (state.nextID, !state.ticking)
         }
         if start {
-            Task { await self.tick() }
+            Task.detached { await self.tick() }
         }
         return id
     }

@@ -83,10 +83,10 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
     }
 
     /// Writes each chunk as it comes, in a task of its own, while this one probes the connection
-    /// once a second (`ProbeClock`) by writing an empty chunk between them. An error from the stream (one no boundary caught, after the shell) ends the body normally:
-    /// the chunk before it closed the page. An error writing or probing (the client left) is
-    /// thrown, and the render is cancelled with its queries; so it is when the writing task is
-    /// cancelled.
+    /// once a second (`ProbeClock`) by writing an empty chunk between them. An error from the
+    /// stream (one no boundary caught, after the shell) ends the body normally: the chunk before
+    /// it closed the page. An error writing or probing (the client left) is thrown, and the
+    /// render is cancelled with its queries; so it is when the writing task is cancelled.
     ///
     /// The client's leaving is seen only here, on the outbound side: Hummingbird tells a handler
     /// nothing when a connection closes, and watching the inbound side for it would read, and

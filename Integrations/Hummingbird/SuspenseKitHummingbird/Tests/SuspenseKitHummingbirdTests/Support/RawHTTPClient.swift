@@ -10,8 +10,8 @@ import Foundation
 /// sees which part of a streamed response has reached the client at any moment.
 ///
 /// It sends one `GET` (with `Connection: close` unless asked to keep the connection open, when
-/// `send(path:)` can ask for more on the same connection) and reads on a thread of its own until the server closes the connection, the test disconnects, or
-/// nothing arrives for a minute.
+/// `send(path:)` asks for more on the same connection) and reads on a thread of its own until
+/// the server closes the connection, the test disconnects, or nothing arrives for a minute.
 final class RawHTTPClient: Sendable {
     private struct State {
         var bytes: [UInt8] = []

@@ -34,6 +34,25 @@ struct SlowPage: Component {
     }
 }
 
+/// A whole document whose shell waits on the query of `shell`, with one Suspense around the
+/// query of `never` after it.
+struct GatedShellPage: Component {
+    let gates: Gates
+
+    var body: some Component {
+        Element("html") {
+            Element("body") {
+                try Gated("shell", gates: gates)
+                Suspense {
+                    try Gated("never", gates: gates)
+                } fallback: {
+                    Text("waiting for never")
+                }
+            }
+        }
+    }
+}
+
 struct ShellFailure: Error, CustomStringConvertible {
     var description: String { "the <database> is down" }
 }

@@ -230,7 +230,8 @@ struct StreamedComponentTests {
             let bodies = Set(clients.map(\.body))
             #expect(bodies.count == 1)
             let body = try #require(bodies.first)
-            #expect(body.contains("<template id=\"sk:1.0.1.0.0\"><p>a loaded</p></template>"))
+            #expect(body.contains("<template><p>a loaded</p></template><script>"))
+            #expect(body.hasPrefix("<!DOCTYPE html><html><body><h1>Shell</h1><!--sk:0.0.1.0.0-->waiting for a"))
             #expect(body.hasSuffix("</body></html>"))
             #expect(clients.allSatisfy { $0.status == 200 && $0.chunks.complete })
         }

@@ -29,11 +29,13 @@ public struct BoundaryID: Hashable, Sendable, CustomStringConvertible {
         link?.rootFirst { Int($0.index) } ?? []
     }
 
+    /// The id as markers and golden files show it, such as `0.2.1` or `0.[ann].0`; `root` for the root.
     public var description: String {
         guard let link else { return "root" }
         return link.rootFirst { $0.segment }.joined(separator: ".")
     }
 
+    /// Whether both are equal.
     public static func == (lhs: BoundaryID, rhs: BoundaryID) -> Bool {
         var left = lhs.link
         var right = rhs.link
@@ -46,6 +48,7 @@ public struct BoundaryID: Hashable, Sendable, CustomStringConvertible {
         return left == nil && right == nil
     }
 
+    /// Hashes the value.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(link?.hash ?? 0)
     }

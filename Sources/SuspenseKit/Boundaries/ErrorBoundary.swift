@@ -29,6 +29,7 @@
 /// ``Suspense`` shows its fallback), and tries again, up to the policy's `maxAttempts`. An error
 /// that says it is not transient (``RetryableError``) is shown at once.
 public struct ErrorBoundary<Content: Component, Fallback: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     @usableFromInline let makeContent: () throws -> Content
     @usableFromInline let makeFallback: (any Error) throws -> Fallback
@@ -88,6 +89,7 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
             })
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         let makeContent = component.makeContent

@@ -15,6 +15,7 @@
 /// }
 /// ```
 public struct ErrorMessage: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
 
     /// What HTML shows of an error that is not presentable while details are hidden.
@@ -28,6 +29,7 @@ public struct ErrorMessage: Component {
         self.error = error
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         resolver.appendErrorMessage(component.error)
     }

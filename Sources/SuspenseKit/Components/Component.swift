@@ -32,11 +32,13 @@ public protocol Component {
 }
 
 extension Component {
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.resolveComposite(component)
     }
 
+    /// How many child positions the component takes in its builder block. Not API.
     @inlinable
     public static var _positionCount: Int { 1 }
 }
@@ -49,5 +51,6 @@ extension Component where Body == Never {
 }
 
 extension Never: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
 }

@@ -32,6 +32,7 @@ public struct Document<HeadContent: Component, BodyContent: Component>: Componen
         self.content = body
     }
 
+    /// `<html>` with its `lang`, then `<head>` and `<body>` with their content.
     public var body: some Component {
         Element("html", attributes: lang.map { [Attribute("lang", $0)] } ?? []) {
             // The closures are the elements' own content, as if written in place: no level of

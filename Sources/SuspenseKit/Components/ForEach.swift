@@ -19,6 +19,7 @@
 /// of it throws is kept and thrown when the `ForEach` is resolved, as though making it had
 /// thrown (a ``Promise`` suspends it, and it is made again once its query has run).
 public struct ForEach<Data: Collection, Content: Component, Empty: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     @usableFromInline let data: Data
     @usableFromInline let content: (Data.Element) throws -> Content
@@ -53,6 +54,7 @@ public struct ForEach<Data: Collection, Content: Component, Empty: Component>: C
         self.empty = empty
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         if let empty = component.empty {

@@ -57,6 +57,7 @@ public struct Node: Sendable, Hashable {
 // Equality and hashing walk the tree with an explicit stack: the synthesized versions recurse
 // once per level and overflow the stack on trees a few tens of thousands of levels deep.
 extension Node {
+    /// Whether both trees are equal, compared without recursion.
     public static func == (lhs: Node, rhs: Node) -> Bool {
         guard lhs.kind == rhs.kind else { return false }
         var pairs = [(lhs.storage, rhs.storage)]
@@ -73,6 +74,7 @@ extension Node {
         return true
     }
 
+    /// Hashes the whole tree, without recursion.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         var stack = [storage]

@@ -8,6 +8,7 @@
 /// iterating (a `break`, an error thrown in the loop), or drops the sequence without iterating,
 /// cancels the render and its queries; one whose task is cancelled gets `CancellationError`.
 public struct RenderSequence<Element: Sendable>: AsyncSequence, Sendable {
+    /// What the sequence throws: the render's error, or `CancellationError`.
     public typealias Failure = any Error
 
     let core: Core
@@ -20,6 +21,7 @@ public struct RenderSequence<Element: Sendable>: AsyncSequence, Sendable {
         core = Core(channel: channel, render: start(channel))
     }
 
+    /// The iterator that reads the output; make one per sequence.
     public func makeAsyncIterator() -> Iterator {
         core.iteratorMade()
         return Iterator(channel: core.channel, canceller: RenderCanceller(core))
@@ -30,10 +32,12 @@ public struct RenderSequence<Element: Sendable>: AsyncSequence, Sendable {
         let channel: RenderChannel<Element>
         let canceller: RenderCanceller
 
+        /// The next element, or nil at the end.
         public mutating func next() async throws -> Element? {
             try await channel.next(isolation: nil)
         }
 
+        /// The next element, or nil at the end, read on `actor`.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Element? {
             try await channel.next(isolation: actor)
         }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Loads the streamed Dashboard in headless Chromium (Debian's `chromium`), from a file and, when a
-# DashboardServer binary is given, from the running server; checks that the DOM Chromium ends with
-# shows every boundary's resolved content, no fallback, no leftover marker, template or script,
-# and the same visible text as the whole render. Writes screenshots of the shell alone and of the
-# final page.
+# Loads the streamed Dashboard in headless Chromium (Debian's `chromium`, 150 or later for the
+# declarative stream), from a file and, when a DashboardServer binary is given, from the running
+# server; checks that the DOM Chromium ends with shows every boundary's resolved content, no
+# fallback, no leftover marker, template or script, and the same visible text as the whole render.
+# Writes screenshots of the shell alone and of each streamed page (script, declarative, in order).
 #
 #     bash scripts/browser-check.sh [path/to/DashboardServer]
 set -euo pipefail
@@ -27,6 +27,7 @@ dashboard=$(swift build --product Dashboard --show-bin-path)/Dashboard
 "$dashboard" --document >"$out/whole.html"
 "$dashboard" --stream >"$out/stream.html"
 "$dashboard" --stream --in-order >"$out/in-order.html"
+"$dashboard" --stream --declarative >"$out/declarative.html"
 head -n 1 "$out/stream.html" >"$out/shell.html"
 
 check() {  # check NAME URL: dumps the DOM of URL and compares it with the whole render's
@@ -38,8 +39,11 @@ check() {  # check NAME URL: dumps the DOM of URL and compares it with the whole
 chrome --dump-dom "file://$PWD/$out/whole.html" >"$out/whole.dom.html"
 check stream "file://$PWD/$out/stream.html"
 check in-order "file://$PWD/$out/in-order.html"
+check declarative "file://$PWD/$out/declarative.html"
 chrome --screenshot="$out/shell.png" --window-size=1100,700 "file://$PWD/$out/shell.html"
-chrome --screenshot="$out/stream.png" --window-size=1100,700 "file://$PWD/$out/stream.html"
+for name in stream declarative in-order; do
+    chrome --screenshot="$out/$name.png" --window-size=1100,700 "file://$PWD/$out/$name.html"
+done
 
 if [[ -n "$server_binary" ]]; then
     "$server_binary" --port 0 >"$out/server.log" 2>&1 &

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks that every Swift file follows .swift-format (4 spaces, 120 columns). Fix with:
+# Checks that every Swift file follows .swift-format (4 spaces, 120 columns, and a doc comment on every public
+# declaration of the libraries; Examples/ and Benchmarks/ have their own .swift-format without that rule). Fix with:
 #   swift format format --in-place --recursive Sources Examples Tests Benchmarks/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Tests
 set -euo pipefail
 cd "$(dirname "$0")/.."

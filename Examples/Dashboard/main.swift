@@ -6,6 +6,7 @@
 //     swift run Dashboard --document         # the whole document, rendered once every card loaded
 //     swift run Dashboard --stream           # the whole document, streamed chunk by chunk
 //     swift run Dashboard --stream --in-order
+//     swift run Dashboard --stream --declarative   # swapped in by the browser, with no script
 import DashboardPage
 import SuspenseKit
 
@@ -15,7 +16,7 @@ import SuspenseKit
     import Darwin
 #endif
 
-let usage = "usage: Dashboard [--html | --tree | --plain | --document | --stream [--in-order]]"
+let usage = "usage: Dashboard [--html | --tree | --plain | --document | --stream [--in-order | --declarative]]"
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 do {
@@ -30,9 +31,14 @@ do {
         try await LiveTerminal(format: .plain).render(Dashboard())
     case ["--document"]:
         print(try await render(DashboardDocument(), as: .html))
-    case ["--stream"], ["--stream", "--in-order"]:
-        let order: StreamOptions.Order = arguments.count == 2 ? .inOrder : .outOfOrder
-        for try await chunk in try await renderStream(DashboardDocument(), stream: StreamOptions(order: order)) {
+    case ["--stream"], ["--stream", "--in-order"], ["--stream", "--declarative"]:
+        let options =
+            switch arguments.last {
+            case "--in-order": StreamOptions(order: .inOrder)
+            case "--declarative": StreamOptions(swap: .declarative)
+            default: StreamOptions()
+            }
+        for try await chunk in try await renderStream(DashboardDocument(), stream: options) {
             // Each chunk as it comes, on its own line, flushed: a pipe sees the stream arrive.
             print(chunk)
             fflush(nil)

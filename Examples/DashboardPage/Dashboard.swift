@@ -241,16 +241,12 @@ public struct DashboardDocument: Component {
         """
 
     public var body: some Component {
-        RawHTML("<!DOCTYPE html>")
-        Element("html", attributes: ["lang": "en"]) {
-            Element("head") {
-                Element("meta", attributes: ["charset": "utf-8"])
-                Element("title") { Text("Dashboard") }
-                Element("style") { RawHTML(Self.style) }
-            }
-            Element("body") {
-                Dashboard(latencies: latencies)
-            }
+        Document(lang: "en") {
+            Element("meta", attributes: ["charset": "utf-8"])
+            Element("title") { Text("Dashboard") }
+            Element("style") { RawHTML(Self.style) }
+        } body: {
+            Dashboard(latencies: latencies)
         }
     }
 }

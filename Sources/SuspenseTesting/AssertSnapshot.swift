@@ -11,12 +11,13 @@ public import SuspenseKit
 /// ```
 ///
 /// The golden file is `__Snapshots__/<TestFile>/<testName>.<n>.<ext>` next to the test file,
-/// where `<n>` counts the snapshots of the test case from 1 (or is `name`). Under Swift
+/// where `<n>` counts the snapshots of one run of the test case from 1 (or is `name`). Under Swift
 /// Testing, a test of a suite other than the one the file is named after is prefixed with its
 /// suite (`OtherSuite.loaded.1.txt`), and a case of a parameterized test adds its arguments
 /// (`greets(Ann).1.txt`). Two tests that would take the same file fail, naming both. A missing
 /// file is recorded, and the test fails so that the new file gets read; see
-/// ``SnapshotRecordMode``.
+/// ``SnapshotRecordMode``. A Swift Testing test that runs more than once in a process
+/// (`--repetitions`) numbers each run from 1 under the ``SnapshotsTrait`` trait, `.snapshots`.
 /// - Parameters:
 ///   - component: The root of the tree to render, made inside the render, so that it may
 ///     read data (see `render(_:as:cache:options:isolation:)`).
@@ -48,6 +49,7 @@ public func assertSnapshot<C: Component>(
     column: UInt = #column,
     isolation: isolated (any Actor)? = #isolation
 ) async {
+    let test = SnapshotTestIdentity.current
     let message = await verifySnapshot(
         of: try component(),
         as: format,
@@ -57,7 +59,8 @@ public func assertSnapshot<C: Component>(
         record: record,
         filePath: "\(filePath)",
         testName: testName,
-        test: SnapshotTestIdentity.current,
+        test: test,
+        execution: await SnapshotExecution.resolve(swiftTesting: test != nil),
         environment: ProcessInfo.processInfo.environment
     )
     if let message {
@@ -77,6 +80,7 @@ func verifySnapshot<C: Component>(
     filePath: String,
     testName: String,
     test: SnapshotTestIdentity? = nil,
+    execution: SnapshotExecution? = nil,
     environment: [String: String],
     session: SnapshotSession = .shared,
     isolation: isolated (any Actor)? = #isolation
@@ -86,8 +90,9 @@ func verifySnapshot<C: Component>(
     let location = SnapshotLocation(testFilePath: filePath, testName: testName, test: test)
     let file: URL
     do {
-        file = try location.nextFile(named: name, pathExtension: format.pathExtension, in: session)
-        try session.claim(file, by: location.owner)
+        file = try location.nextFile(
+            named: name, pathExtension: format.pathExtension, execution: execution, in: session)
+        try session.claim(file, by: location.owner, in: execution)
     } catch {
         return error.description
     }
@@ -104,7 +109,7 @@ func verifySnapshot<C: Component>(
         return "Could not render the snapshot for \(file.path): \(error)"
     }
     do {
-        try session.note(actual, for: file, by: location.owner)
+        try session.note(actual, for: file, by: location.owner, in: execution)
     } catch {
         return error.description
     }

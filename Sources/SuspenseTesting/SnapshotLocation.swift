@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where a golden file lives: `__Snapshots__/<TestFile>/<testName>.<n>.<ext>` beside the test
-/// file, `<n>` counting the unnamed snapshots of one test case from 1.
+/// file, `<n>` counting the unnamed snapshots of one run of a test case from 1 (one
+/// ``SnapshotExecution``).
 ///
 /// Under Swift Testing the name says which test took the snapshot, so that no two tests share a
 /// file: a suite other than the one the file is named after comes first
@@ -36,12 +37,16 @@ struct SnapshotLocation {
         self.test = test
     }
 
-    /// The file of the next snapshot of this test case in `session`: named `name`, or else
-    /// numbered. Throws for an unnamed snapshot of a parameterized test whose arguments could
-    /// not be read, which would otherwise be numbered in the order the cases happen to run.
-    func nextFile(named name: String?, pathExtension: String, in session: SnapshotSession = .shared)
-        throws(SnapshotNamingError) -> URL
-    {
+    /// The file of the next snapshot of this test case's `execution` in `session`: named `name`,
+    /// or else numbered. Throws for an unnamed snapshot of a parameterized test whose arguments
+    /// could not be read, which would otherwise be numbered in the order the cases happen to run,
+    /// and for one of a Swift Testing test that the session repeats with no execution to number it in.
+    func nextFile(
+        named name: String?,
+        pathExtension: String,
+        execution: SnapshotExecution? = nil,
+        in session: SnapshotSession = .shared
+    ) throws(SnapshotNamingError) -> URL {
         let identifier: String
         if let name {
             identifier = Self.sanitized(name)
@@ -49,7 +54,11 @@ struct SnapshotLocation {
             if let test, test.isParameterized, test.arguments == nil {
                 throw .unnamedInParameterizedTest(test: test.description)
             }
-            identifier = String(session.nextNumber(for: directory.path + "/" + baseName + "|" + owner.key))
+            if let test, execution == nil, session.repeatsTests {
+                throw .repeatedWithoutTrait(test: test.description)
+            }
+            let key = directory.path + "/" + baseName + "|" + owner.key
+            identifier = String(session.nextNumber(for: key, in: execution))
         }
         return directory.appendingPathComponent("\(baseName).\(identifier).\(pathExtension)", isDirectory: false)
     }
@@ -114,6 +123,8 @@ enum SnapshotNamingError: Error, CustomStringConvertible {
     case differentTextTwice(path: String, owner: String)
     /// An unnamed snapshot of a parameterized test whose arguments could not be read.
     case unnamedInParameterizedTest(test: String)
+    /// An unnamed snapshot of a Swift Testing test run more than once, without ``SnapshotsTrait``.
+    case repeatedWithoutTrait(test: String)
 
     var description: String {
         switch self {
@@ -128,40 +139,71 @@ enum SnapshotNamingError: Error, CustomStringConvertible {
             return "\(test) is parameterized, and this version of Swift Testing does not let its "
                 + "arguments be read, so unnamed snapshots would be numbered in the order its cases run. "
                 + "Name each snapshot after the arguments, such as named: \"\\(argument)\"."
+        case .repeatedWithoutTrait(let test):
+            return "\(test) runs more than once in this process (--repetitions or --repeat-until), and "
+                + "without the .snapshots trait each run would number its unnamed snapshots on from the "
+                + "last, recording new golden files. Add the trait to the suite, @Suite(.snapshots), or "
+                + "to the test, or name each snapshot with named:."
         }
     }
 }
 
 /// The snapshots taken in one run of the tests: the numbering of each test case's unnamed
 /// snapshots, and which test took each golden file, so that a second test taking the same file
-/// fails instead of overwriting it. An `NSLock` rather than `Synchronization.Mutex`, whose
-/// futex waits the thread sanitizer cannot see.
+/// fails instead of overwriting it. Numbering and the text check start again with each
+/// ``SnapshotExecution`` of a test case; which test took a file holds for the whole run. An
+/// `NSLock` rather than `Synchronization.Mutex`, whose futex waits the thread sanitizer cannot see.
 final class SnapshotSession: @unchecked Sendable {
     /// The run of the test process.
-    static let shared = SnapshotSession()
+    static let shared = SnapshotSession(repeatsTests: SnapshotExecution.requestRepetitions(CommandLine.arguments))
+
+    /// Whether the command line asks Swift Testing to run each test more than once.
+    let repeatsTests: Bool
+
+    /// How many unnamed snapshots an execution of a test case has taken.
+    private struct Count {
+        let execution: SnapshotExecution?
+        var value: Int
+    }
 
     private struct Claim {
         let owner: SnapshotOwner
+        /// The execution that took the file last; the text is that execution's.
+        var execution: SnapshotExecution?
         var textHash: Int?
     }
 
     private let lock = NSLock()
-    private var counts: [String: Int] = [:]
+    private var counts: [String: Count] = [:]
     private var claims: [String: Claim] = [:]
 
-    /// The next number for `key`, from 1.
-    func nextNumber(for key: String) -> Int {
+    init(repeatsTests: Bool = false) {
+        self.repeatsTests = repeatsTests
+    }
+
+    /// The next number for `key` in `execution`, from 1; another execution of the same key
+    /// starts again from 1.
+    func nextNumber(for key: String, in execution: SnapshotExecution? = nil) -> Int {
         locked {
-            counts[key, default: 0] += 1
-            return counts[key]!
+            var count = counts[key] ?? Count(execution: execution, value: 0)
+            if count.execution !== execution { count = Count(execution: execution, value: 0) }
+            count.value += 1
+            counts[key] = count
+            return count.value
         }
     }
 
-    /// Takes `file` for `owner`: throws when another test case took it in this run.
-    func claim(_ file: URL, by owner: SnapshotOwner) throws(SnapshotNamingError) {
+    /// Takes `file` for `owner` in `execution`: throws when another test case took it in this
+    /// run. Another execution of the same test case takes it afresh.
+    func claim(_ file: URL, by owner: SnapshotOwner, in execution: SnapshotExecution? = nil)
+        throws(SnapshotNamingError)
+    {
         let first: SnapshotOwner? = locked {
-            if let claim = claims[file.path] { return claim.owner == owner ? nil : claim.owner }
-            claims[file.path] = Claim(owner: owner)
+            if let claim = claims[file.path] {
+                guard claim.owner == owner else { return claim.owner }
+                if claim.execution === execution { return nil }
+            }
+            claims[file.path] = Claim(owner: owner, execution: execution)
             return nil
         }
         if let first {
@@ -169,12 +211,16 @@ final class SnapshotSession: @unchecked Sendable {
         }
     }
 
-    /// Notes the text `owner` rendered for `file`: throws when it rendered other text for the
-    /// same file earlier in this run.
-    func note(_ text: String, for file: URL, by owner: SnapshotOwner) throws(SnapshotNamingError) {
+    /// Notes the text `owner` rendered for `file` in `execution`: throws when it rendered other
+    /// text for the same file earlier in the same execution.
+    func note(_ text: String, for file: URL, by owner: SnapshotOwner, in execution: SnapshotExecution? = nil)
+        throws(SnapshotNamingError)
+    {
         let hash = text.hashValue
         let conflicting: Bool = locked {
-            guard var claim = claims[file.path], claim.owner == owner else { return false }
+            guard var claim = claims[file.path], claim.owner == owner, claim.execution === execution else {
+                return false
+            }
             if let earlier = claim.textHash { return earlier != hash }
             claim.textHash = hash
             claims[file.path] = claim

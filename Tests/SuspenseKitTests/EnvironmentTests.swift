@@ -79,12 +79,6 @@ private struct SuspendsInBody: Component {
     }
 }
 
-/// Throws at once when made.
-private struct Thrower: Component {
-    init() throws { throw TestFailure("thrown") }
-    var body: some Component { Text("never") }
-}
-
 @Suite struct EnvironmentTests {
     @Test func aValueSetOnASubtreeReachesEveryDescendant() async throws {
         let cache = QueryCache()
@@ -318,7 +312,7 @@ private struct Thrower: Component {
         let page = Section {
             // Caught in the pass, thrown inside a subtree with another value.
             ErrorBoundary {
-                Group { try Thrower() }.environment(\.locale, "de")
+                Group { try Thrower("thrown") }.environment(\.locale, "de")
             } fallback: { _ in
                 Probe("caught at once")
             }
@@ -487,7 +481,7 @@ private struct Thrower: Component {
                     if late {
                         try Failing("fails", message: "failed").environment(\.locale, "fr")
                     } else {
-                        try Thrower().environment(\.locale, "fr")
+                        try Thrower("thrown").environment(\.locale, "fr")
                     }
                 }
                 .environment(\.locale, "de")

@@ -13,11 +13,6 @@ private struct Card: Component {
     var body: some Component { Text(value) }
 }
 
-private struct Thrower: Component {
-    init(_ message: String) throws { throw TestFailure(message) }
-    var body: some Component { Text("never") }
-}
-
 private struct ThrowsInBody: Component {
     var body: some Component {
         get throws { throw TestFailure("body failed") }
@@ -83,8 +78,10 @@ private struct Unprotected: Component {
                 """)
     }
 
-    @Test func theDefaultFallbackShowsTheErrorsDescription() async throws {
-        #expect(try await html(ErrorBoundary { try Thrower("plain failure") }) == "plain failure")
+    @Test func theDefaultFallbackShowsAGenericMessageInHTMLAndTheDescriptionInText() async throws {
+        let page = ErrorBoundary { try Thrower("plain failure") }
+        #expect(try await html(page) == "Something went wrong.")
+        #expect(try await render(page, as: .plain) == "plain failure")
     }
 
     @Test func errorsFromInitializersAndBodiesAreCaughtAlike() async throws {

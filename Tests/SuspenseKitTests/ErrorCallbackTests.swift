@@ -58,7 +58,7 @@ private func logging(caught: Log, uncaught: Log) -> RenderOptions {
             }
         }
         .onError { log.append(entry($0)) }
-        #expect(try await html(page) == "b failed")
+        #expect(try await render(page, as: .plain) == "b failed")
         #expect(log.all == ["0 ErrorBoundary > Suspense > Failing: b failed"])
     }
 

@@ -113,4 +113,32 @@ private struct Unparsable: PresentableError {
         }
         #expect(try await html(page) == "<h2>Offline</h2><p>Retry.</p>")
     }
+
+    @Test func aPresentableErrorInterpolatesAsItsTitleAndMessage() {
+        let concrete = Unparsable(message: "no title field")
+        let existential: any Error = concrete
+        #expect("\(concrete)" == "Bad data: no title field")
+        #expect("\(existential)" == "Bad data: no title field")
+        #expect(String(describing: existential) == "Bad data: no title field")
+        struct Untitled: PresentableError {
+            var title: String { "" }
+            var message: String { "Nothing to show." }
+        }
+        #expect("\(Untitled())" == "Nothing to show.")
+    }
+
+    @Test func aDescriptionOfItsOwnIsKept() {
+        let existential: any Error = Offline()
+        #expect("\(Offline())" == "offline")
+        #expect("\(existential)" == "offline")
+    }
+
+    @Test func aCustomFallbackInterpolatingThePresentableErrorShowsItsTitleAndMessage() async throws {
+        let page = ErrorBoundary {
+            try Throwing(Unparsable(message: "a <tag> in the feed"))
+        } fallback: { error in
+            Text("Could not load: \(error)")
+        }
+        #expect(try await html(page) == "Could not load: Bad data: a &lt;tag&gt; in the feed")
+    }
 }

@@ -311,12 +311,15 @@ private actor Response {
                 } fallback: { error in
                     Text("Could not load: \(error)")
                 }
-                ErrorBoundary { try UserCard(id: 1) }  // shows the error's description
+                ErrorBoundary { try UserCard(id: 1) }  // the default fallback: ErrorMessage
             }
         }
         let cache = QueryCache()
         cache.stub(.failure(TestFailure("no such user")), for: "user/1")
         #expect(try await render(Page(), as: .plain, cache: cache) == "Could not load: no such userno such user")
+        // In HTML the default fallback hides a description that is not presentable.
+        #expect(
+            try await render(Page(), as: .html, cache: cache) == "Could not load: no such userSomething went wrong.")
     }
 
     /// README, Rendering: every format, the Node tree and the frames.

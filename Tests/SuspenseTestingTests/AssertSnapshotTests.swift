@@ -6,7 +6,7 @@ import Testing
 
 /// The record modes and the failure messages of `assertSnapshot`, against golden files in a
 /// temporary directory, so that these tests never write into the repository.
-@Suite struct AssertSnapshotTests {
+@Suite(.snapshots) struct AssertSnapshotTests {
     let greeting = Element("p") { Text("Hello") }
 
     /// Runs the verification as if the test file were `<directory>/FakeTests.swift`, by default

@@ -4,7 +4,7 @@ import Testing
 
 /// SuspenseKit's rendering, pinned in golden files: the `.tree` structure and the HTML of each
 /// Suspense and ErrorBoundary state, with query outcomes fixed by key.
-@Suite struct RenderingSnapshotTests {
+@Suite(.snapshots) struct RenderingSnapshotTests {
     let ann = Member(name: "Ann")
     let bo = Member(name: "Bo")
 

@@ -5,7 +5,7 @@ import Testing
 
 /// A root that reads data, given straight to `assertSnapshot` and `assertRender`: it is made
 /// inside the render, so it suspends on its stubbed query as a child would.
-@Suite struct RootSnapshotTests {
+@Suite(.snapshots) struct RootSnapshotTests {
     let ann: FixedOutcomes = ["member/1": .value(Member(name: "Ann"))]
 
     @Test func aRootThatReadsDataIsSnapshotted() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// Golden-file names under Swift Testing, as the running test really is: a parameterized test's
 /// cases each get files of their own, and a nested suite's test does not share the file of a
 /// test of the same name outside it.
-@Suite struct SnapshotNamingTests {
+@Suite(.snapshots) struct SnapshotNamingTests {
     /// The identity of the running test, which these tests need.
     func current() throws -> SnapshotTestIdentity {
         try #require(SnapshotTestIdentity.current)

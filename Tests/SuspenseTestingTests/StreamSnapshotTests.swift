@@ -7,7 +7,7 @@ import Testing
 
 /// The examples' streams, pinned: every outcome fixed, so each fallback is sent first and the
 /// boundaries follow in the order their queries were discovered.
-@Suite struct StreamSnapshotTests {
+@Suite(.snapshots) struct StreamSnapshotTests {
     static let dashboardOutcomes: FixedOutcomes = [
         "metric/Visitors": .value(Metric(label: "Visitors", value: 1204)),
         "metric/Signups": .value(Metric(label: "Signups", value: 37)),

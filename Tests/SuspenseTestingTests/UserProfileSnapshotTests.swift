@@ -14,7 +14,7 @@ struct UserNotFound: Error, CustomStringConvertible {
 }
 
 /// The four states of a page that loads: loading, loaded, failed and empty.
-@Suite struct UserProfileSnapshotTests {
+@Suite(.snapshots) struct UserProfileSnapshotTests {
     // The article's keyless `Promise<User>` is addressed by its label in `.tree`.
     @Test func loading() async {
         await assertSnapshot(of: ContentView(), as: .tree, outcomes: ["Promise<User>": .pending])

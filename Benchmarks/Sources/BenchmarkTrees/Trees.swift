@@ -176,3 +176,74 @@ public struct SleepingKeyItem: Component {
         Element("li") { Text(text) }
     }
 }
+
+/// Benchmark 7: `count` boundaries in one `<ul>`, each a `Suspense` around an item whose query
+/// answers after one yield, so that a stream sends every item as a swap of its own.
+public struct StreamedBoundaries: Component {
+    public let count: Int
+    public init(count: Int) { self.count = count }
+
+    public var body: some Component {
+        Element("ul") {
+            ForEach(0..<count) { index in
+                Suspense {
+                    try YieldingItem(index: index)
+                } fallback: {
+                    Element("li") { Text("…") }
+                }
+            }
+        }
+    }
+}
+
+/// Benchmark 7's page: `count` rows behind one `Suspense`, each row's text from one query that
+/// answers after one yield (a page that streams its shell and then one swap).
+public struct StreamedPage: Component {
+    public let count: Int
+    public init(count: Int) { self.count = count }
+
+    public var body: some Component {
+        Element("main") {
+            Element("h1") { Text("Rows") }
+            Suspense {
+                try YieldingTable(count: count)
+            } fallback: {
+                Text("Loading…")
+            }
+        }
+    }
+}
+
+public struct YieldingTable: Component {
+    let rows: [String]
+
+    public init(count: Int) throws {
+        rows = try resolveValue(key: "rows/\(count)") {
+            await Task.yield()
+            return (0..<count).map(itemText)
+        }
+    }
+
+    public var body: some Component {
+        Element("ul") {
+            ForEach(rows) { row in
+                Element("li") { Text(row) }
+            }
+        }
+    }
+}
+
+public struct YieldingItem: Component {
+    let text: String
+
+    public init(index: Int) throws {
+        text = try resolveValue(key: "yield/\(index)") {
+            await Task.yield()
+            return itemText(index)
+        }
+    }
+
+    public var body: some Component {
+        Element("li") { Text(text) }
+    }
+}

@@ -31,3 +31,25 @@ public enum Workloads {
         return (output, counter.value)
     }
 }
+
+extension Workloads {
+    /// Benchmark 7: `count` boundaries, each resolving after the shell, rendered whole.
+    public static func boundaries(count: Int) async throws -> String {
+        try await render(StreamedBoundaries(count: count), as: .html)
+    }
+
+    /// Benchmark 7: the same, streamed out of order and collected.
+    public static func streamedBoundaries(count: Int, swap: StreamOptions.Swap = .script) async throws -> String {
+        try await renderStream(StreamedBoundaries(count: count), stream: StreamOptions(swap: swap)).collect()
+    }
+
+    /// Benchmark 7's page (`count` rows behind one Suspense), rendered whole.
+    public static func page(count: Int) async throws -> String {
+        try await render(StreamedPage(count: count), as: .html)
+    }
+
+    /// Benchmark 7's page, streamed out of order and collected.
+    public static func streamedPage(count: Int) async throws -> String {
+        try await renderStream(StreamedPage(count: count)).collect()
+    }
+}

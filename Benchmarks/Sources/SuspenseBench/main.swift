@@ -5,7 +5,8 @@
 //     swift run -c release --package-path Benchmarks SuspenseBench [--runs N] [--items N]
 //                                                                   [--memory-items N] [--no-plot]
 //                                                                   [--only 1,2,…]
-//     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline N [TIMES]
+//     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline|page|
+//                             streamed-page|streamed-boundaries N [TIMES]
 //     SuspenseBench --rss suspending|sleeping|static-html N TIMES
 //     SuspenseBench --in-order [--runs N] [--boundaries 10,100,…]   (BenchmarkTrees/InOrderBench.swift)
 //
@@ -24,7 +25,11 @@ struct Options {
     var sleepingKeys = 1_000
     var plot = true
     /// The benchmarks to run, by number: all by default.
-    var only: Set<Int> = [1, 2, 3, 4, 5, 6]
+    var only: Set<Int> = [1, 2, 3, 4, 5, 6, 7]
+    /// Benchmark 7: how many boundaries each streamed page has.
+    var boundaryCounts = [10, 100, 1_000, 10_000]
+    /// Benchmark 7: the rows of the page behind one Suspense.
+    var pageRows = 1_000
 
     init(_ arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -35,6 +40,9 @@ struct Options {
             case "--memory-items": memoryItems = Int(iterator.next() ?? "") ?? memoryItems
             case "--no-plot": plot = false
             case "--only": only = Set((iterator.next() ?? "").split(separator: ",").compactMap { Int($0) })
+            case "--rows": pageRows = Int(iterator.next() ?? "") ?? pageRows
+            case "--boundaries":
+                boundaryCounts = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
             default: break
             }
         }
@@ -163,6 +171,9 @@ func profileOnce(_ workload: String, items: Int, printing: Bool = false) async t
     case "static-plain": output = try await Workloads.staticTree(count: items, as: .plain)
     case "suspending": output = try await Workloads.suspendingItems(count: items)
     case "shared": output = try await Workloads.sharedKey(count: items).output
+    case "page": output = try await Workloads.page(count: items)
+    case "streamed-page": output = try await Workloads.streamedPage(count: items)
+    case "streamed-boundaries": output = try await Workloads.streamedBoundaries(count: items)
     default: fatalError("unknown workload \(workload)")
     }
     if printing { print(workload, items, output.utf8.count) }
@@ -400,6 +411,57 @@ struct SuspenseBench {
                     formatRatio(median(sleeping[subject]) / median(sleeping[0])), "—", "—"
                 )
             }
+        }
+
+        // 7. Streaming out of order: N boundaries, each swapped in after the shell, against the
+        // same tree rendered whole; and a page behind one Suspense.
+        if options.only.contains(7) {
+            var perBoundary: [(count: Int, stream: Double)] = []
+            for count in options.boundaryCounts {
+                let whole = try await Workloads.boundaries(count: count)
+                for swap in [StreamOptions.Swap.script, .declarative] {
+                    let streamed = try await Workloads.streamedBoundaries(count: count, swap: swap)
+                    let times = try await measureInterleaved(
+                        runs: options.runs,
+                        [
+                            { consume(try await Workloads.boundaries(count: count)) },
+                            { consume(try await Workloads.streamedBoundaries(count: count, swap: swap)) },
+                        ])
+                    let overhead = Double(streamed.utf8.count - whole.utf8.count) / Double(count)
+                    // Queries that answer before the shell is sent resolve in it: count the swaps.
+                    let swaps =
+                        streamed.components(separatedBy: swap == .script ? "$sk(\"" : "<template for=").count - 1
+                    if swap == .script { perBoundary.append((count, median(times[1]))) }
+                    row(
+                        "7. \(count.formatted()) boundaries streamed out of order (\(swap), \(swaps.formatted()) swapped): "
+                            + String(
+                                format: "%.1f µs and %.0f bytes more per boundary",
+                                1000 * median(times[1]) / Double(count), overhead),
+                        formatMS(median(times[1])), "\(formatMS(median(times[0]))) (`render`)",
+                        formatRatio(median(times[1]) / median(times[0])), "linear", "—"
+                    )
+                }
+            }
+            if let small = perBoundary.first(where: { $0.count == 1_000 }),
+                let large = perBoundary.first(where: { $0.count == 10_000 })
+            {
+                row(
+                    "7. 10,000 boundaries / (1,000 × 10), script", formatMS(large.stream), formatMS(small.stream * 10),
+                    formatRatio(large.stream / (small.stream * 10)), "≤ 2×", "—"
+                )
+            }
+            let rows = options.pageRows
+            let page = try await measureInterleaved(
+                runs: options.runs,
+                [
+                    { consume(try await Workloads.page(count: rows)) },
+                    { consume(try await Workloads.streamedPage(count: rows)) },
+                ])
+            row(
+                "7. a page, \(rows.formatted()) rows behind one Suspense: `renderStream` / `render`",
+                formatMS(median(page[1])), "\(formatMS(median(page[0]))) (`render`)",
+                formatRatio(median(page[1]) / median(page[0])), "≤ 1.15×", "—"
+            )
         }
 
         print("| Benchmark | SuspenseKit | Baseline (byte buffer) | Ratio | Target | Plot 0.14.0 |")

@@ -29,6 +29,7 @@
 /// ``Suspense`` shows its fallback), and tries again, up to the policy's `maxAttempts`. An error
 /// that says it is not transient (``RetryableError``) is shown at once.
 public struct ErrorBoundary<Content: Component, Fallback: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     @usableFromInline let makeContent: () throws -> Content
     @usableFromInline let makeFallback: (any Error) throws -> Fallback
@@ -88,6 +89,7 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
             })
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         let makeContent = component.makeContent
@@ -129,15 +131,17 @@ public struct ErrorBoundary<Content: Component, Fallback: Component>: Component 
     }
 }
 
-extension ErrorBoundary where Fallback == Text {
-    /// Creates a boundary whose fallback shows the error: a ``PresentableError``'s title, message
-    /// and recovery suggestion, or any other error's description.
+extension ErrorBoundary where Fallback == ErrorMessage {
+    /// Creates a boundary whose fallback shows the error as an ``ErrorMessage``: a
+    /// ``PresentableError``'s title, message and recovery suggestion; for any other error, a
+    /// generic message in HTML (see ``RenderOptions/errorDetails``) and its description in
+    /// `.tree` and `.plain`.
     /// - Parameters:
     ///   - retry: How often, and after what waits, the content is evaluated again before the
     ///     fallback is shown (default: never).
     ///   - content: The components whose errors this boundary catches.
     public init(retry: RetryPolicy? = nil, @ComponentBuilder content: @escaping () throws -> Content) {
-        self.init(retry: retry, catches: nil, makeContent: content, makeFallback: defaultErrorFallback)
+        self.init(retry: retry, catches: nil, makeContent: content, makeFallback: ErrorMessage.init)
     }
 
     /// Creates a boundary that catches only errors of type `Failure` and shows them as the
@@ -152,12 +156,6 @@ extension ErrorBoundary where Fallback == Text {
         retry: RetryPolicy? = nil,
         @ComponentBuilder content: @escaping () throws -> Content
     ) {
-        self.init(retry: retry, catches: { $0 is Failure }, makeContent: content, makeFallback: defaultErrorFallback)
+        self.init(retry: retry, catches: { $0 is Failure }, makeContent: content, makeFallback: ErrorMessage.init)
     }
-}
-
-/// The default fallback: a ``PresentableError``'s title, message and suggestion, or any other
-/// error's description.
-private func defaultErrorFallback(_ error: any Error) -> Text {
-    Text(describeError(error, suggestion: true))
 }

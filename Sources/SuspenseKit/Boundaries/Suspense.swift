@@ -21,6 +21,7 @@
 /// Every time is measured on ``RenderOptions/clock``; a negative time counts as zero, and one of
 /// 100 years or more as forever (such a timeout never fires).
 public struct Suspense<Content: Component, Fallback: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
 
     /// Builds the content; the typed form is called with `nil` first, then with the value of
@@ -93,6 +94,7 @@ public struct Suspense<Content: Component, Fallback: Component>: Component {
             typedValueType: Value.self, makeContent: { try content($0 as? Value) }, makeFallback: fallback)
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         let makeContent = component.makeContent

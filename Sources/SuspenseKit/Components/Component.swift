@@ -25,13 +25,22 @@ public protocol Component {
     /// Resolves a component into the resolver. Not API: primitives implement it, user
     /// components get the default.
     static func _resolve(_ component: Self, in resolver: _Resolver) throws
+
+    /// How many child positions the component takes where a builder writes it, shown or not,
+    /// which keeps boundary ids static. Not API: 1, except for the builder's own plumbing.
+    static var _positionCount: Int { get }
 }
 
 extension Component {
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.resolveComposite(component)
     }
+
+    /// How many child positions the component takes in its builder block. Not API.
+    @inlinable
+    public static var _positionCount: Int { 1 }
 }
 
 extension Component where Body == Never {
@@ -42,5 +51,6 @@ extension Component where Body == Never {
 }
 
 extension Never: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
 }

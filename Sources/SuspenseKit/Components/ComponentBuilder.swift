@@ -14,6 +14,7 @@
 /// queries all start at once. Made at once, they cost no stored closure each.
 @resultBuilder
 public enum ComponentBuilder {
+    /// Part of the result builder; not called directly.
     @inlinable
     public static func buildExpression<C: Component>(
         _ component: @autoclosure @escaping () throws -> C
@@ -54,16 +55,19 @@ public enum ComponentBuilder {
         Text(string)
     }
 
+    /// Part of the result builder; not called directly.
     @inlinable
     public static func buildBlock() -> EmptyComponent {
         EmptyComponent()
     }
 
+    /// Part of the result builder; not called directly.
     @inlinable
     public static func buildPartialBlock<C: Component>(first: C) -> C {
         first
     }
 
+    /// Part of the result builder; not called directly.
     @inlinable
     public static func buildPartialBlock<Accumulated: Component, Next: Component>(
         accumulated: Accumulated,
@@ -72,11 +76,13 @@ public enum ComponentBuilder {
         _Pair(first: accumulated, second: next)
     }
 
+    /// Part of the result builder; not called directly.
     @inlinable
     public static func buildOptional<C: Component>(_ component: C?) -> C? {
         component
     }
 
+    /// Part of the result builder; not called directly.
     @inlinable
     public static func buildEither<First: Component, Second: Component>(
         first component: First
@@ -84,6 +90,7 @@ public enum ComponentBuilder {
         .first(component)
     }
 
+    /// Part of the result builder; not called directly.
     @inlinable
     public static func buildEither<First: Component, Second: Component>(
         second component: Second
@@ -91,11 +98,13 @@ public enum ComponentBuilder {
         .second(component)
     }
 
+    /// Part of the result builder; not called directly.
     @inlinable
     public static func buildArray<C: Component>(_ components: [C]) -> _Array<C> {
         _Array(elements: components)
     }
 
+    /// Part of the result builder; not called directly.
     @inlinable
     public static func buildLimitedAvailability<C: Component>(_ component: C) -> C {
         component
@@ -104,6 +113,7 @@ public enum ComponentBuilder {
 
 /// A child written in a builder, evaluated by the resolver. Builder plumbing; not API.
 public struct _Deferred<C: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     @usableFromInline let make: () throws -> C
 
@@ -112,6 +122,7 @@ public struct _Deferred<C: Component>: Component {
         self.make = make
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.evaluate(component.make)
@@ -124,6 +135,7 @@ public struct _Deferred<C: Component>: Component {
 /// The closure that makes it again is kept only when making it failed: a closure kept for every
 /// child cost an allocation each, the largest cost of a static page after its text.
 public struct _MadeText: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     /// The text; empty, and never resolved, when making it threw.
     @usableFromInline let text: Text
@@ -141,6 +153,7 @@ public struct _MadeText: Component {
         self.failed = failed
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.resolveMade(component.text, failed: component.failed)
@@ -155,6 +168,7 @@ public struct _MadeText: Component {
 /// compiler copy and destroy each element through its generic value witnesses, slower than
 /// the allocation this type saves.
 public struct _MadeElement<Content: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     @usableFromInline let element: Element<Content>
 
@@ -168,6 +182,7 @@ public struct _MadeElement<Content: Component>: Component {
         self.element = Element(placeholderFor: failed)
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         if let failure = component.element.content.failure {
@@ -202,6 +217,7 @@ public final class _MadeFailure<C: Component>: Error, @unchecked Sendable {
 
 /// Two children in sequence. Builder plumbing; not API.
 public struct _Pair<First: Component, Second: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     @usableFromInline let first: First
     @usableFromInline let second: Second
@@ -212,30 +228,54 @@ public struct _Pair<First: Component, Second: Component>: Component {
         self.second = second
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try First._resolve(component.first, in: resolver)
         try Second._resolve(component.second, in: resolver)
     }
+
+    /// Both parts' positions, one after the other.
+    @inlinable
+    public static var _positionCount: Int { First._positionCount + Second._positionCount }
 }
 
 /// One branch of an `if`/`else` or `switch`. Builder plumbing; not API.
+///
+/// The branches share their positions, as React's do: each starts where the `if` or `switch`
+/// stands, and the whole takes as many as its longest branch, so what follows keeps its
+/// positions whichever branch is taken, and a branch's boundaries keep theirs when another
+/// branch is taken before it. Only one branch shows at a time, so ids stay unique.
 public enum _Either<First: Component, Second: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     case first(First)
     case second(Second)
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         switch component {
-        case .first(let first): try First._resolve(first, in: resolver)
-        case .second(let second): try Second._resolve(second, in: resolver)
+        case .first(let first):
+            try First._resolve(first, in: resolver)
+            resolver.positions.skip(_positionCount - First._positionCount)
+        case .second(let second):
+            try Second._resolve(second, in: resolver)
+            resolver.positions.skip(_positionCount - Second._positionCount)
         }
     }
+
+    /// The longest branch's positions: each branch starts where the statement stands.
+    @inlinable
+    public static var _positionCount: Int { max(First._positionCount, Second._positionCount) }
 }
 
 /// The children of a `for` loop. Builder plumbing; not API.
+///
+/// The loop takes one position, and each element one below it, as a ``ForEach`` numbers its
+/// elements: how many there are never moves what follows the loop.
 public struct _Array<Element: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     @usableFromInline let elements: [Element]
 
@@ -244,21 +284,37 @@ public struct _Array<Element: Component>: Component {
         self.elements = elements
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
+        let positions = resolver.positions
+        positions.push()
+        defer { positions.pop() }
         for element in component.elements {
+            positions.push()
+            defer { positions.pop() }
             try Element._resolve(element, in: resolver)
         }
     }
 }
 
+/// An `if` without `else`, and an optional component: the positions of the wrapped component,
+/// kept when there is none.
 extension Optional: Component where Wrapped: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         if let component {
             try Wrapped._resolve(component, in: resolver)
+        } else {
+            resolver.positions.skip(Wrapped._positionCount)
         }
     }
+
+    /// The content's positions, taken whether it shows or not.
+    @inlinable
+    public static var _positionCount: Int { Wrapped._positionCount }
 }

@@ -19,6 +19,7 @@
 /// suspends the element, which is made again once its query has run. An element made once and
 /// kept, in a property, keeps what its content threw: make such elements where they are shown.
 public struct Element<Content: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
 
     /// The tag name.
@@ -60,6 +61,7 @@ public struct Element<Content: Component>: Component {
         self.content = BuiltContent(content)
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         if let failure = component.content.failure { throw BuildFailure.wrapping(failure) }

@@ -1,5 +1,6 @@
 /// Several components shown in sequence, with no node of its own.
 public struct Group<Content: Component>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     /// The content, or what a statement of the builder closure threw.
     @usableFromInline let content: BuiltContent<Content>
@@ -14,6 +15,7 @@ public struct Group<Content: Component>: Component {
         self.content = BuiltContent(content)
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         // Resolved here rather than through a helper: one frame less per level (see Element).

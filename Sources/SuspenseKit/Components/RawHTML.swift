@@ -4,6 +4,7 @@
 /// format shows its visible text, as a browser would: character references decoded, comments,
 /// scripts and styles dropped, its blocks and list items laid out like the tree's.
 public struct RawHTML: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
 
     /// The markup, emitted as written.
@@ -15,6 +16,7 @@ public struct RawHTML: Component {
         self.html = html
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         resolver.appendLeaf(.rawHTML(component.html))

@@ -1,5 +1,6 @@
 /// Text, shown as is: escaped in HTML, never interpreted as markup.
 public struct Text: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
 
     /// The text shown.
@@ -11,8 +12,14 @@ public struct Text: Component {
         self.content = content
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         resolver.appendLeaf(.text(component.content))
     }
+
+    /// A string written in a builder is a `Text` of its own, which takes no position (a `Text`
+    /// written as one is made by the builder, and takes one).
+    @inlinable
+    public static var _positionCount: Int { 0 }
 }

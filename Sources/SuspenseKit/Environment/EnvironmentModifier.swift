@@ -27,6 +27,7 @@ extension Component {
 /// A component whose subtree sees one environment value set. Made by `.environment`; leaves no
 /// node and no name in paths. Not API.
 public struct _EnvironmentWriter<Content: Component, Value>: Component {
+    /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never
     @usableFromInline let content: Content
     @usableFromInline let keyPath: WritableKeyPath<EnvironmentValues, Value>
@@ -39,6 +40,7 @@ public struct _EnvironmentWriter<Content: Component, Value>: Component {
         self.value = value
     }
 
+    /// Resolves the component into the render. Not API: only the resolver calls it.
     @inlinable
     public static func _resolve(_ component: Self, in resolver: _Resolver) throws {
         try resolver.resolveWithEnvironment({ $0[keyPath: component.keyPath] = component.value }) {

@@ -1,9 +1,12 @@
 /// An error that describes itself for presentation: a title, a message and, optionally, what to
 /// do about it.
 ///
-/// The default ``ErrorBoundary`` fallback shows `title: message` followed by the recovery
-/// suggestion; the `.tree` format's `ErrorBoundary [caught: …]` line shows `title: message`; a
-/// ``RenderError``'s description shows all three. Other errors show `String(describing:)`.
+/// The default ``ErrorBoundary`` fallback (``ErrorMessage``) shows `title: message` followed by
+/// the recovery suggestion, in HTML too, where any other error shows only a generic message; the
+/// `.tree` format's `ErrorBoundary [caught: …]` line shows `title: message`; a ``RenderError``'s
+/// description shows all three. Its own `description` is `title: message`, so that
+/// `Text("Could not load: \(error)")` in a custom fallback reads the same, whether `error` is the
+/// concrete type or `any Error`; a type that defines `description` itself keeps its own.
 ///
 /// ```swift
 /// struct Offline: PresentableError {
@@ -12,7 +15,7 @@
 ///     var recoverySuggestion: String? { "Check your connection and try again." }
 /// }
 /// ```
-public protocol PresentableError: Error {
+public protocol PresentableError: Error, CustomStringConvertible {
     /// A short name for what went wrong, such as `Offline`.
     var title: String { get }
     /// What went wrong, in a sentence.
@@ -24,14 +27,26 @@ public protocol PresentableError: Error {
 extension PresentableError {
     /// No suggestion.
     public var recoverySuggestion: String? { nil }
+
+    /// `title: message`, leaving out an empty part. Interpolation and `String(describing:)` use
+    /// it, for the concrete type and for `any Error` alike, since the protocol refines
+    /// `CustomStringConvertible`.
+    public var description: String {
+        titleAndMessage(title, message)
+    }
+}
+
+/// `title: message`, leaving out an empty part.
+private func titleAndMessage(_ title: String, _ message: String) -> String {
+    [title, message].filter { !$0.isEmpty }.joined(separator: ": ")
 }
 
 /// How SuspenseKit shows an error: a ``PresentableError`` as `title: message`, followed, when
 /// `suggestion` is true, by its recovery suggestion as a sentence of its own; any other error as
-/// `String(describing:)`, as before presentable errors existed.
+/// `String(describing:)`.
 func describeError(_ error: any Error, suggestion: Bool) -> String {
     guard let presentable = error as? any PresentableError else { return String(describing: error) }
-    var text = [presentable.title, presentable.message].filter { !$0.isEmpty }.joined(separator: ": ")
+    var text = titleAndMessage(presentable.title, presentable.message)
     if suggestion, let advice = presentable.recoverySuggestion, !advice.isEmpty {
         if text.isEmpty {
             text = advice

@@ -50,6 +50,7 @@ public enum SuspenseError: Error, CustomStringConvertible, Equatable {
     /// A query threw a ``Promise`` instead of returning or failing; a query cannot suspend.
     case promiseThrownInQuery(query: String, promise: String)
 
+    /// What went wrong, and how to fix it.
     public var description: String {
         switch self {
         case .stillSuspending(let component, let attempts, let lastQuery):
@@ -77,5 +78,6 @@ public struct InvalidMarkupError: Error, CustomStringConvertible, Equatable {
     /// What was wrong, in a sentence.
     public let message: String
 
+    /// What went wrong, and how to fix it.
     public var description: String { message }
 }

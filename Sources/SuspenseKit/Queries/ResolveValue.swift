@@ -66,6 +66,7 @@ public struct QueryTypeMismatch: Error, CustomStringConvertible {
     /// The type stored under the key.
     public let found: String
 
+    /// A description for messages and logs.
     public var description: String {
         "query key \"\(key)\" holds a value of type \(found), but resolveValue asked for \(expected)"
     }

@@ -10,7 +10,7 @@
 /// ```
 ///
 /// The render starts at once and runs while the frames are read; a consumer that stops reading
-/// cancels it and its queries. An error no ``ErrorBoundary`` catches ends the sequence by
+/// cancels it and its queries, and one that falls behind holds it (see ``RenderSequence``). An error no ``ErrorBoundary`` catches ends the sequence by
 /// throwing ``RenderError``.
 /// - Parameters:
 ///   - component: The root of the tree, made inside the render (see
@@ -25,50 +25,27 @@ public func liveFrames<C: Component>(
     options: RenderOptions = RenderOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) -> LiveFrames {
-    let (frames, sink) = AsyncThrowingStream<RenderFrame, any Error>.makeStream()
-    let recorder = FrameRecorder { sink.yield($0) }
-    let task = Task {
-        // Captured, so that the render runs on the caller's actor, as `render` does.
-        _ = isolation
-        do {
-            _ = try await _Resolver.run(
-                component, cache: cache, options: options, mode: .frames, observers: [recorder])
-            sink.finish()
-        } catch {
-            sink.finish(throwing: error)
+    LiveFrames(limit: 16) { channel in
+        Task {
+            // Captured, so that the render runs on the caller's actor, as `render` does.
+            _ = isolation
+            let recorder = FrameRecorder { channel.send($0, cost: 1) }
+            do {
+                _ = try await _Resolver.run(
+                    component, cache: cache, options: options, mode: .frames, observers: [recorder],
+                    backpressure: channel)
+                channel.finish()
+            } catch {
+                channel.finish(throwing: error)
+            }
         }
     }
-    sink.onTermination = { _ in task.cancel() }
-    return LiveFrames(frames: frames, render: task)
 }
 
 /// The frames of a render as it runs (``liveFrames(_:cache:options:isolation:)``). Iterate it
-/// once; stopping early cancels the render.
-public struct LiveFrames: AsyncSequence, Sendable {
-    public typealias Element = RenderFrame
-    public typealias Failure = any Error
-
-    let frames: AsyncThrowingStream<RenderFrame, any Error>
-    let render: Task<Void, Never>
-
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(base: frames.makeAsyncIterator(), canceller: RenderCanceller(render))
-    }
-
-    /// Gives the frames in order.
-    public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<RenderFrame, any Error>.Iterator
-        let canceller: RenderCanceller
-
-        public mutating func next() async throws -> RenderFrame? {
-            try await base.next()
-        }
-
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> RenderFrame? {
-            try await base.next(isolation: actor)
-        }
-    }
-}
+/// once; stopping early cancels the render; a reader that falls behind holds the render once 16
+/// frames wait to be read.
+public typealias LiveFrames = RenderSequence<RenderFrame>
 
 extension RenderFrame {
     /// The frame's tree rendered as `.tree`, `.plain` or `.html`.

@@ -10,6 +10,9 @@ public struct Node: Sendable, Hashable {
         case fragment
         /// Text, escaped in HTML.
         case text(String)
+        /// An ``ErrorMessage``: `presented` is what HTML shows (escaped), `description` what
+        /// `.tree` and `.plain` show.
+        case errorMessage(presented: String, description: String)
         /// Markup from ``RawHTML``, unescaped in HTML.
         case rawHTML(String)
         /// An element with its attributes in order.
@@ -54,6 +57,7 @@ public struct Node: Sendable, Hashable {
 // Equality and hashing walk the tree with an explicit stack: the synthesized versions recurse
 // once per level and overflow the stack on trees a few tens of thousands of levels deep.
 extension Node {
+    /// Whether both trees are equal, compared without recursion.
     public static func == (lhs: Node, rhs: Node) -> Bool {
         guard lhs.kind == rhs.kind else { return false }
         var pairs = [(lhs.storage, rhs.storage)]
@@ -70,6 +74,7 @@ extension Node {
         return true
     }
 
+    /// Hashes the whole tree, without recursion.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         var stack = [storage]

@@ -9,6 +9,16 @@ public struct RenderOptions: Sendable {
         case discovery
     }
 
+    /// What HTML shows of an error that ``ErrorMessage`` (the default ``ErrorBoundary``
+    /// fallback) presents and that is not a ``PresentableError``.
+    public enum ErrorDetails: Sendable, Hashable {
+        /// A generic message: an error's description may hold what a visitor must not see (a
+        /// connection string, a path, a query).
+        case hidden
+        /// The error's description, as `.tree` and `.plain` show it: for development only.
+        case shown
+    }
+
     /// How many times a component may suspend again after the query it waited on resolved
     /// before it fails with ``SuspenseError/stillSuspending(component:attempts:lastQuery:)``.
     /// The first suspension is not counted.
@@ -35,6 +45,11 @@ public struct RenderOptions: Sendable {
     /// ``TimeoutError``. `nil` (the default) waits as long as the queries take, as does a
     /// deadline of 100 years or more; a negative one counts as zero.
     public var deadline: Duration?
+    /// What HTML, whole or streamed, shows of an error that is not a ``PresentableError`` in an
+    /// ``ErrorMessage``, the default ``ErrorBoundary`` fallback: `.hidden` (the default) shows a
+    /// generic message, `.shown` the error's description, for development. A `PresentableError`
+    /// always shows its title and message; `.tree` and `.plain` always show the description.
+    public var errorDetails: ErrorDetails
     /// How many levels of evaluation a pass keeps on the machine stack before it defers the
     /// subtree below (see Resolver+Pass). Not API: tests lower it to defer at every level and
     /// check that the output does not change.
@@ -76,18 +91,22 @@ public struct RenderOptions: Sendable {
     ///   - maxDepth: How deep the tree may nest (default 100,000).
     ///   - clock: The clock of every wait (default `ContinuousClock()`).
     ///   - deadline: How long the render may wait for queries (default: no limit).
+    ///   - errorDetails: Whether HTML shows the description of an error that is not
+    ///     presentable (default `.hidden`: a generic message).
     public init(
         maxResuspensions: Int = 32,
         deliveryOrder: DeliveryOrder = .completion,
         maxDepth: Int = 100_000,
         clock: any Clock<Duration> = ContinuousClock(),
-        deadline: Duration? = nil
+        deadline: Duration? = nil,
+        errorDetails: ErrorDetails = .hidden
     ) {
         self.maxResuspensions = maxResuspensions
         self.deliveryOrder = deliveryOrder
         self.maxDepth = maxDepth
         self.clock = clock
         self.deadline = deadline
+        self.errorDetails = errorDetails
     }
 
     /// These options, calling `hook` with each failure a boundary catches (see the

@@ -11,15 +11,17 @@
 /// The first chunk is the shell, each pending boundary's fallback in place between markers
 /// (`<!--sk:0.1-->` … `<!--/sk:0.1-->`, named by ``BoundaryID``). Then, with the default
 /// `.outOfOrder` order, one chunk per boundary as it resolves, in completion order: its content
-/// in a hidden `<template>` and a small inline script that swaps it in (the script is defined
-/// once, in the first chunk that needs it). A boundary that fails after the shell streams the
+/// in a hidden `<template>` and a small inline script right after it that swaps it in (the
+/// script is defined once, in the first chunk that needs it), or with `StreamOptions(swap:
+/// .declarative)` a `<template for>` that the browser applies itself. A boundary that fails after the shell streams the
 /// nearest ErrorBoundary's fallback the same way, over that ErrorBoundary's whole region. Nested
 /// boundaries inside streamed content stream in later on their own. When the root is a whole
 /// document (`<html>`), `</body></html>` comes last. Without scripts, the page shows every
 /// fallback; `.inOrder` writes the document top to bottom with no script at all.
 ///
 /// An error after the shell that no boundary catches ends the sequence by throwing, after a
-/// chunk that closes the page. A consumer that stops iterating cancels the render and its
+/// chunk that puts ``StreamOptions/lateErrorHTML`` in place of every pending fallback and closes
+/// the page. A consumer that stops iterating cancels the render and its
 /// queries.
 /// - Parameters:
 ///   - component: The root of the tree, made inside the render (see
@@ -27,7 +29,7 @@
 ///   - cache: Where query results are kept; a new one by default.
 ///   - options: Settings of the render, such as a deadline or its clock, as for
 ///     ``render(_:as:cache:options:isolation:)``.
-///   - stream: Settings of the stream: its order and a CSP nonce.
+///   - stream: Settings of the stream: its order, how it swaps, a CSP nonce, the late-error page.
 ///   - isolation: The caller's actor, on which components are evaluated; inferred.
 /// - Throws: ``RenderError`` for an error no ``ErrorBoundary`` caught in the shell;
 ///   `CancellationError` when the calling task is cancelled before the shell; ``InvalidMarkupError``.
@@ -38,75 +40,32 @@ public func renderStream<C: Component>(
     stream: StreamOptions = StreamOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> HTMLStream {
-    let (chunks, sink) = AsyncThrowingStream<String, any Error>.makeStream()
     let shell = ShellSignal()
-    let chunker = StreamChunker(options: stream, sink: sink, shell: shell)
-    let task = Task {
-        // Captured, so that the render runs on the caller's actor, as `render` does.
-        _ = isolation
-        do {
-            _ = try await _Resolver.run(
-                component, cache: cache, options: options, mode: .stream(stream.order), observers: [chunker])
-            chunker.complete()
-        } catch {
-            chunker.fail(error)
+    let sequence = HTMLStream(limit: StreamChunker.bufferLimit) { channel in
+        Task {
+            // Captured, so that the render runs on the caller's actor, as `render` does.
+            _ = isolation
+            let chunker = StreamChunker(options: stream, channel: channel, shell: shell)
+            do {
+                _ = try await _Resolver.run(
+                    component, cache: cache, options: options, mode: .stream(stream.order), observers: [chunker],
+                    backpressure: channel)
+                chunker.complete()
+            } catch {
+                chunker.fail(error)
+            }
         }
     }
-    sink.onTermination = { _ in task.cancel() }
     try await withTaskCancellationHandler {
         try await shell.wait()
     } onCancel: {
-        task.cancel()
+        sequence.core.stop()
     }
-    return HTMLStream(chunks: chunks, render: task)
+    return sequence
 }
 
-/// Cancels a render when the last iterator of its sequence goes away: a consumer that stops
-/// iterating (a `break`, an error thrown in the loop) cancels the render at once, even while
-/// the sequence itself is still referenced.
-final class RenderCanceller: Sendable {
-    private let render: Task<Void, Never>
-
-    init(_ render: Task<Void, Never>) {
-        self.render = render
-    }
-
-    deinit {
-        render.cancel()
-    }
-}
-
-/// The chunks of a streamed render (``renderStream(_:cache:options:stream:isolation:)``), each a piece
-/// of HTML to send as it comes. Iterate it once; stopping early cancels the render.
-public struct HTMLStream: AsyncSequence, Sendable {
-    public typealias Element = String
-    public typealias Failure = any Error
-
-    let chunks: AsyncThrowingStream<String, any Error>
-    let render: Task<Void, Never>
-
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(base: chunks.makeAsyncIterator(), canceller: RenderCanceller(render))
-    }
-
-    /// Reads every chunk and joins them: the whole streamed page.
-    public func collect() async throws -> String {
-        var page = ""
-        for try await chunk in self { page += chunk }
-        return page
-    }
-
-    /// Gives the chunks in order.
-    public struct Iterator: AsyncIteratorProtocol {
-        var base: AsyncThrowingStream<String, any Error>.Iterator
-        let canceller: RenderCanceller
-
-        public mutating func next() async throws -> String? {
-            try await base.next()
-        }
-
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> String? {
-            try await base.next(isolation: actor)
-        }
-    }
-}
+/// The chunks of a streamed render (``renderStream(_:cache:options:stream:isolation:)``), each a
+/// piece of HTML to send as it comes. Iterate it once; stopping early cancels the render. At most
+/// 64 KiB of chunks (plus what one query's result adds) wait to be read: a reader that falls
+/// behind holds the render, so a stalled client costs no more memory than that.
+public typealias HTMLStream = RenderSequence<String>

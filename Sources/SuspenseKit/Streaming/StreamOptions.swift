@@ -4,7 +4,7 @@ public struct StreamOptions: Sendable {
     /// How boundaries that resolve after the shell reach the page.
     public enum Order: Sendable, Hashable {
         /// The shell at once with every pending fallback in place, then each boundary as it
-        /// resolves, in completion order, swapped in by a small inline script.
+        /// resolves, in completion order, swapped in as ``StreamOptions/Swap`` says.
         case outOfOrder
         /// No script at all: the document top to bottom, waiting at each pending boundary, for
         /// clients without JavaScript. No fallback is ever sent. Content inside an
@@ -13,17 +13,53 @@ public struct StreamOptions: Sendable {
         case inOrder
     }
 
+    /// How the out-of-order stream replaces a region of the page.
+    public enum Swap: Sendable, Hashable {
+        /// Regions between comments (`<!--sk:0.1-->` … `<!--/sk:0.1-->`), each new content in a
+        /// `<template>` followed by a small inline script that swaps it in: works in every
+        /// browser that runs scripts (give the page's CSP nonce in ``StreamOptions/nonce``).
+        case script
+        /// HTML's declarative partial updates, with no script at all: regions between
+        /// processing instructions (`<?start name="0.1">` … `<?end>`), each new content in a
+        /// `<template for="0.1">`, which the browser applies as it parses (Chromium 150 and
+        /// later; other browsers keep showing the fallbacks). Each replacement carries the
+        /// instructions again, so that the region can change once more.
+        case declarative
+    }
+
     /// How boundaries that resolve after the shell reach the page (default `.outOfOrder`).
     public var order: Order
+    /// How the out-of-order stream swaps regions in (default `.script`); in order, nothing is
+    /// swapped.
+    public var swap: Swap
     /// A CSP nonce put on every inline script (`<script nonce="…">`), or nil.
     public var nonce: String?
+    /// The HTML that replaces every region still showing a fallback when, after the shell, an
+    /// error escapes every ``ErrorBoundary``: the stream then ends with it, and throws. The
+    /// default is ``StreamOptions/genericLateErrorHTML``; the error is given so that a page can
+    /// choose what to say, and its text should reach the page only in development.
+    public var lateErrorHTML: @Sendable (any Error) -> String
+
+    /// What replaces the pending regions after a late error unless ``lateErrorHTML`` says
+    /// otherwise: a short message that tells nothing about the error.
+    public static let genericLateErrorHTML = "<p role=\"alert\">This part of the page could not be loaded.</p>"
 
     /// Creates options.
     /// - Parameters:
     ///   - order: `.outOfOrder` (default) or `.inOrder`.
+    ///   - swap: `.script` (default) or `.declarative`, for the out-of-order stream.
     ///   - nonce: A CSP nonce for the inline scripts, if the page's policy asks for one.
-    public init(order: Order = .outOfOrder, nonce: String? = nil) {
+    ///   - lateErrorHTML: The HTML for the regions still pending when a late error ends the
+    ///     stream; a generic message by default.
+    public init(
+        order: Order = .outOfOrder,
+        swap: Swap = .script,
+        nonce: String? = nil,
+        lateErrorHTML: @escaping @Sendable (any Error) -> String = { _ in StreamOptions.genericLateErrorHTML }
+    ) {
         self.order = order
+        self.swap = swap
         self.nonce = nonce
+        self.lateErrorHTML = lateErrorHTML
     }
 }

@@ -47,11 +47,6 @@ private struct Endless: Component {
     var body: some Component { Text("never") }
 }
 
-private struct Thrower: Component {
-    init() throws { throw TestFailure("sibling failed") }
-    var body: some Component { Text("never") }
-}
-
 @Suite struct ImmediateQueryTests {
     @Test func aQueryThatAnswersAtOnceNeverShowsTheFallback() async throws {
         let runs = Counter()
@@ -152,7 +147,7 @@ private struct Thrower: Component {
         let page = ErrorBoundary {
             Suspense {
                 try Endless("endless", started: started, cancelled: cancelled)
-                try Thrower()
+                try Thrower("sibling failed")
             } fallback: {
                 Text("loading")
             }

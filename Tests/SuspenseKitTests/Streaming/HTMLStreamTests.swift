@@ -2,77 +2,6 @@ import Testing
 
 @testable import SuspenseKit
 
-/// Queries that answer only when the test opens their gate, so that the order in which boundaries
-/// resolve is the test's, not the scheduler's. Counts runs and cancellations.
-final class Gates: Sendable {
-    private let opened = Locked(Set<String>())
-    let cancellations = Counter()
-    let runs = Counter()
-
-    func open(_ key: String) { opened.withLock { _ = $0.insert(key) } }
-    func isOpen(_ key: String) -> Bool { opened.withLock { $0.contains(key) } }
-
-    func value(_ key: String, fails: Bool = false) async throws -> String {
-        runs.increment()
-        do {
-            // A gate the test never opens fails the query after a minute instead of hanging.
-            try await waitUntil("the gate of \(key) to open") { isOpen(key) }
-        } catch is CancellationError {
-            cancellations.increment()
-            throw CancellationError()
-        }
-        if fails { throw TestFailure("\(key) failed") }
-        return "\(key) loaded"
-    }
-}
-
-/// Shows the value of `key` once its gate opens.
-struct Gated: Component {
-    let value: String
-    init(_ key: String, gates: Gates, fails: Bool = false) throws {
-        value = try resolveValue(key: key) { try await gates.value(key, fails: fails) }
-    }
-    var body: some Component { Element("p") { Text(value) } }
-}
-
-/// A card that loads `key` and then shows a nested Suspense that loads `inner`.
-struct GatedWithNested: Component {
-    let value: String
-    let inner: String
-    let gates: Gates
-    init(_ key: String, inner: String, gates: Gates) throws {
-        value = try resolveValue(key: key) { try await gates.value(key) }
-        self.inner = inner
-        self.gates = gates
-    }
-    var body: some Component {
-        Element("section") {
-            Element("h2") { Text(value) }
-            Suspense {
-                try Gated(inner, gates: gates)
-            } fallback: {
-                Text("inner loading")
-            }
-        }
-    }
-}
-
-/// Reads the chunks of a stream one at a time.
-struct ChunkReader {
-    var iterator: HTMLStream.Iterator
-    init(_ stream: HTMLStream) { iterator = stream.makeAsyncIterator() }
-    mutating func next() async throws -> String {
-        guard let chunk = try await iterator.next() else { throw TestFailure("the stream ended early") }
-        return chunk
-    }
-    mutating func end() async throws {
-        if let chunk = try await iterator.next() { throw TestFailure("expected the end, got \(chunk)") }
-    }
-}
-
-/// The last chunk of a stream that used markers: removes them once the page is final.
-let streamCleanup = "<script>" + StreamChunker.cleanupScript + "</script>"
-
 @Suite struct HTMLStreamTests {
     struct TwoCards: Component {
         let gates: Gates
@@ -103,11 +32,11 @@ let streamCleanup = "<script>" + StreamChunker.cleanupScript + "</script>"
         )
         gates.open("b")
         let first = try await chunks.next()
-        #expect(first.hasPrefix("<template id=\"sk:0.2\"><p>b loaded</p></template><script>function $sk(i){"))
+        #expect(first.hasPrefix("<template><p>b loaded</p></template><script>function $sk(i){"))
         #expect(first.hasSuffix("$sk(\"0.2\")</script>"))
         gates.open("a")
         let second = try await chunks.next()
-        #expect(second == "<template id=\"sk:0.1\"><p>a loaded</p></template><script>$sk(\"0.1\")</script>")
+        #expect(second == "<template><p>a loaded</p></template><script>$sk(\"0.1\")</script>")
         #expect(try await chunks.next() == streamCleanup)
         try await chunks.end()
     }
@@ -171,13 +100,13 @@ let streamCleanup = "<script>" + StreamChunker.cleanupScript + "</script>"
         )
         gates.open("x")
         let caught = try await chunks.next()
-        #expect(caught.hasPrefix("<template id=\"sk:0.0\"><p>failed: x failed</p></template><script>"))
+        #expect(caught.hasPrefix("<template><p>failed: x failed</p></template><script>"))
         #expect(caught.hasSuffix("$sk(\"0.0\")</script>"))
         #expect(try await chunks.next() == streamCleanup)
         try await chunks.end()
     }
 
-    @Test func anUncaughtLateErrorClosesTheDocumentThenThrows() async throws {
+    @Test func anUncaughtLateErrorShowsTheLateErrorPageClosesTheDocumentThenThrows() async throws {
         let gates = Gates()
         struct Page: Component {
             let gates: Gates
@@ -194,9 +123,11 @@ let streamCleanup = "<script>" + StreamChunker.cleanupScript + "</script>"
             }
         }
         var chunks = ChunkReader(try await renderStream(Page(gates: gates)))
-        #expect(try await chunks.next() == "<html><body><!--sk:0.0.0-->loading<!--/sk:0.0.0-->")
+        #expect(try await chunks.next() == "<!DOCTYPE html><html><body><!--sk:0.0.0-->loading<!--/sk:0.0.0-->")
         gates.open("x")
-        #expect(try await chunks.next() == "</body></html>")
+        let last = try await chunks.next()
+        #expect(last.hasPrefix("<template>\(StreamOptions.genericLateErrorHTML)</template><script>function $sk(i){"))
+        #expect(last.hasSuffix("$sk(\"0.0.0\")</script>\(streamCleanup)</body></html>"))
         await #expect(throws: RenderError.self) { try await chunks.end() }
     }
 
@@ -221,7 +152,7 @@ let streamCleanup = "<script>" + StreamChunker.cleanupScript + "</script>"
             chunks.append(chunk)
             if chunks.count == 1 { gates.open("x") }
         }
-        #expect(chunks.first == "<HTML><Body><!--sk:0.0.0-->loading<!--/sk:0.0.0-->")
+        #expect(chunks.first == "<!DOCTYPE html><HTML><Body><!--sk:0.0.0-->loading<!--/sk:0.0.0-->")
         // The document's end held back for the last chunk, once.
         #expect(chunks.last?.hasSuffix("</Body></HTML>") == true)
         #expect(chunks.joined().components(separatedBy: "</Body>").count == 2)
@@ -246,10 +177,11 @@ let streamCleanup = "<script>" + StreamChunker.cleanupScript + "</script>"
         }
         var chunks = ChunkReader(try await renderStream(Page(gates: gates)))
         #expect(
-            try await chunks.next() == "<html><head><title>t</title></head><body><!--sk:0.1.0-->loading<!--/sk:0.1.0-->"
+            try await chunks.next()
+                == "<!DOCTYPE html><html><head><title>t</title></head><body><!--sk:0.1.0-->loading<!--/sk:0.1.0-->"
         )
         gates.open("x")
-        #expect(try await chunks.next().hasPrefix("<template id=\"sk:0.1.0\"><p>x loaded</p></template><script>"))
+        #expect(try await chunks.next().hasPrefix("<template><p>x loaded</p></template><script>"))
         #expect(try await chunks.next() == streamCleanup + "</body></html>")
         try await chunks.end()
     }
@@ -267,17 +199,17 @@ let streamCleanup = "<script>" + StreamChunker.cleanupScript + "</script>"
             }
         }
         var chunks = ChunkReader(try await renderStream(Page(gates: gates)))
-        #expect(try await chunks.next() == "<!--sk:0-->outer loading<!--/sk:0-->")
+        #expect(try await chunks.next() == "<body><!--sk:0-->outer loading<!--/sk:0-->")
         gates.open("outer")
         let outer = try await chunks.next()
         #expect(
             outer.hasPrefix(
-                "<template id=\"sk:0\"><section><h2>outer loaded</h2><!--sk:0.0.0.1-->inner loading<!--/sk:0.0.0.1--></section></template>"
+                "<template><section><h2>outer loaded</h2><!--sk:0.0.0.1-->inner loading<!--/sk:0.0.0.1--></section></template>"
             ))
         gates.open("inner")
         #expect(
             try await chunks.next()
-                == "<template id=\"sk:0.0.0.1\"><p>inner loaded</p></template><script>$sk(\"0.0.0.1\")</script>")
+                == "<template><p>inner loaded</p></template><script>$sk(\"0.0.0.1\")</script>")
         #expect(try await chunks.next() == streamCleanup)
         try await chunks.end()
     }
@@ -443,7 +375,7 @@ let streamCleanup = "<script>" + StreamChunker.cleanupScript + "</script>"
         let stream = try await renderStream(Page(seen: seen, gates: gates))
         gates.open("m")
         let page = try await stream.collect()
-        #expect(page.contains("<template id=\"sk:0\">m loaded</template>"))
+        #expect(page.contains("<template>m loaded</template>"))
         #expect(seen.evaluations == 2)
     }
 }

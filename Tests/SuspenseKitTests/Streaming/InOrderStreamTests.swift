@@ -140,8 +140,9 @@ import Testing
             let testCase = ReliabilityHarness.Generator.makeCase(seed: seed)
             let environment = ReliabilityHarness.Environment(testCase)
             let page = ReliabilityHarness.Page(children: testCase.root, environment: environment)
-            let (chunks, sink) = AsyncThrowingStream<String, any Error>.makeStream()
-            let chunker = StreamChunker(options: StreamOptions(order: .inOrder), sink: sink, shell: ShellSignal())
+            // Unbounded: the chunks are read once the render has returned.
+            let channel = RenderChannel<String>(limit: .max)
+            let chunker = StreamChunker(options: StreamOptions(order: .inOrder), channel: channel, shell: ShellSignal())
             let expected: String?
             do {
                 let tree = try await _Resolver.run(
@@ -153,12 +154,12 @@ import Testing
             } catch {
                 chunker.fail(error)
                 // Failed before its shell, a stream ends with `renderStream` throwing, not here.
-                sink.finish()
+                channel.finish()
                 expected = nil
             }
             var streamed = ""
             do {
-                for try await chunk in chunks { streamed += chunk }
+                while let chunk = try await channel.next(isolation: nil) { streamed += chunk }
                 // A render that fails before its shell sends nothing.
                 if streamed != expected && !(expected == nil && streamed.isEmpty) {
                     failures.append("seed \(seed): render \(expected ?? "threw"), in-order stream \(streamed)")

@@ -116,7 +116,7 @@ enum ReliabilityHTMLParser {
                 events.append(["end", tag])
             case .enter(let node, let rawText):
                 switch node.kind {
-                case .text(let text):
+                case .text(let text), .errorMessage(presented: let text, description: _):
                     if rawText {
                         var buffer: [UInt8] = []
                         HTMLEscaping.append(text, to: &buffer, quotes: false)

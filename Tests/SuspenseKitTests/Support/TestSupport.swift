@@ -25,23 +25,16 @@ final class Counter: Sendable {
 }
 
 /// Records strings in order, from any task.
-final class Log: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String] = []
+final class Log: Sendable {
+    private let entries = Locked([String]())
 
     init() {}
 
     func append(_ entry: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        entries.append(entry)
+        entries.withLock { $0.append(entry) }
     }
 
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries
-    }
+    var all: [String] { entries.withLock { $0 } }
 }
 
 struct DeadlineExceeded: Error, CustomStringConvertible {
@@ -121,5 +114,11 @@ struct Failing: Component {
 /// A component whose initializer throws `error`.
 struct Throwing: Component {
     init(_ error: any Error) throws { throw error }
+    var body: some Component { Text("never shown") }
+}
+
+/// A component whose initializer throws `TestFailure(message)`.
+struct Thrower: Component {
+    init(_ message: String) throws { throw TestFailure(message) }
     var body: some Component { Text("never shown") }
 }

@@ -3,55 +3,9 @@ import Testing
 
 @testable import SuspenseKit
 
-/// A source that fails its first `failures` calls, then answers; counts its calls.
-final class Flaky: Sendable {
-    let calls = Counter()
-    let failures: Int
-    let error: any Error & Sendable
-
-    init(failures: Int, error: any Error & Sendable = TestFailure("unavailable")) {
-        self.failures = failures
-        self.error = error
-    }
-
-    func value() throws -> String {
-        let call = calls.increment()
-        if call <= failures { throw error }
-        return "loaded after \(call) calls"
-    }
-}
-
-struct NotFound: RetryableError, Equatable {
-    var isTransient: Bool { false }
-}
-
 /// `RetryPolicy` and `resolveValue(key:retry:query:)`, on a test clock.
 @Suite(.timeLimit(.minutes(1)))
 struct RetryTests {
-    struct Feed: Component {
-        let value: String
-        init(flaky: Flaky, policy: RetryPolicy) throws {
-            value = try resolveValue(key: "feed", retry: policy) { try flaky.value() }
-        }
-        var body: some Component { Text(value) }
-    }
-
-    struct Page: Component {
-        let flaky: Flaky
-        let policy: RetryPolicy
-        var body: some Component {
-            ErrorBoundary {
-                Suspense {
-                    try Feed(flaky: flaky, policy: policy)
-                } fallback: {
-                    Text("Loading…")
-                }
-            } fallback: { error in
-                Text("failed: \(error)")
-            }
-        }
-    }
-
     @Test func delaysGrowExponentiallyUpToTheMaximum() {
         let policy = RetryPolicy(
             maxAttempts: 10, initialDelay: .milliseconds(100), multiplier: 2, maxDelay: .seconds(1))
@@ -83,7 +37,7 @@ struct RetryTests {
         let clock = TestClock()
         let flaky = Flaky(failures: 2)
         let policy = RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(100), multiplier: 2)
-        let frames = liveFrames(Page(flaky: flaky, policy: policy), options: options(clock))
+        let frames = liveFrames(RetriedPage(flaky: flaky, policy: policy), options: options(clock))
         var iterator = frames.makeAsyncIterator()
         // The first attempt failed at once: the component waits for its retry behind the fallback.
         let shell = try #require(try await iterator.next())
@@ -108,7 +62,7 @@ struct RetryTests {
         let clock = TestClock()
         let flaky = Flaky(failures: 5)
         let policy = RetryPolicy(maxAttempts: 2, initialDelay: .seconds(1))
-        async let output = render(Page(flaky: flaky, policy: policy), as: .plain, options: options(clock))
+        async let output = render(RetriedPage(flaky: flaky, policy: policy), as: .plain, options: options(clock))
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
         #expect(try await output == "failed: unavailable")
@@ -119,7 +73,7 @@ struct RetryTests {
         let clock = TestClock()
         let flaky = Flaky(failures: 5, error: NotFound())
         let output = try await render(
-            Page(flaky: flaky, policy: RetryPolicy(maxAttempts: 5)), as: .plain, options: options(clock))
+            RetriedPage(flaky: flaky, policy: RetryPolicy(maxAttempts: 5)), as: .plain, options: options(clock))
         #expect(output == "failed: NotFound()")
         #expect(flaky.calls.value == 1)
         #expect(clock.sleeperCount == 0)
@@ -130,7 +84,7 @@ struct RetryTests {
         let flaky = Flaky(failures: 5)
         let task = Task {
             try await render(
-                Page(flaky: flaky, policy: RetryPolicy(maxAttempts: 5)), as: .plain, options: options(clock))
+                RetriedPage(flaky: flaky, policy: RetryPolicy(maxAttempts: 5)), as: .plain, options: options(clock))
         }
         await clock.waitForSleepers(1)
         task.cancel()

@@ -7,23 +7,6 @@ import Testing
 /// overflow, or an instant advanced past what the clock holds) before waits were clamped.
 @Suite(.timeLimit(.minutes(1)))
 struct TimeSafetyTests {
-    /// A retried feed in an ErrorBoundary and a Suspense.
-    struct RetriedPage: Component {
-        let flaky: Flaky
-        let policy: RetryPolicy
-        var body: some Component {
-            ErrorBoundary {
-                Suspense {
-                    try RetryTests.Feed(flaky: flaky, policy: policy)
-                } fallback: {
-                    Text("Loading…")
-                }
-            } fallback: { error in
-                Text("failed: \(error)")
-            }
-        }
-    }
-
     /// A key that hangs, under a Suspense with `timeout`, in an ErrorBoundary.
     struct TimedPage: Component {
         let timeout: Duration

@@ -222,7 +222,9 @@ struct TimeoutTests {
                 }
             }
         }
-        for (timeouts, expected) in [([2, 1], ["0.1.0", "0.0.0"]), ([1, 1, 1], ["0.0.0", "0.1.0", "0.2.0"])] {
+        // Elements numbered by their id (`id: \.offset`): `[1]` is the second element's.
+        let cases = [([2, 1], ["0.[1].0", "0.[0].0"]), ([1, 1, 1], ["0.[0].0", "0.[1].0", "0.[2].0"])]
+        for (timeouts, expected) in cases {
             for _ in 0..<50 {
                 let clock = TestClock()
                 let caught = Log()

@@ -19,6 +19,11 @@ struct TagTraits: OptionSet {
     /// Content whose whitespace is part of it: `pre`, `textarea`, `listing`, and the raw text
     /// of `script` and `style`. Pretty HTML adds nothing inside it.
     static let keepsWhitespace = TagTraits(rawValue: 1 << 6)
+    /// Content in which a comment or processing instruction cannot mark a region of a stream:
+    /// raw text and escapable raw text (`script`, `style`, `title`, `textarea`, …), where a
+    /// marker is text, and table structure (`table`, `tbody`, `tr`, …), whose text and other
+    /// elements the HTML parser moves out of the table, away from the markers.
+    static let unmarkable = TagTraits(rawValue: 1 << 7)
 
     init(rawValue: UInt16) {
         self.rawValue = rawValue
@@ -58,6 +63,12 @@ struct TagTraits: OptionSet {
         for tag in ["pre", "textarea", "listing", "script", "style"] {
             known[tag, default: []].insert(.keepsWhitespace)
         }
+        for tag in unmarkableTags { known[tag, default: []].insert(.unmarkable) }
         return known
     }()
+
+    static let unmarkableTags: Set<String> = [
+        "script", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "plaintext", "title", "textarea",
+        "table", "thead", "tbody", "tfoot", "tr", "colgroup",
+    ]
 }

@@ -1,5 +1,6 @@
 /// Renders HTML: text and attribute values escaped, attributes in order, void elements without
-/// closing tags. Iterative, so that deep trees cannot overflow the stack.
+/// closing tags, `<!DOCTYPE html>` first when the tree is a document (see Doctype). Iterative,
+/// so that deep trees cannot overflow the stack.
 ///
 /// Written for speed, since it runs once per node of every page: one loop over the entries of a
 /// ``RenderTree``, bytes into one buffer; each distinct tag is checked and classified (void,
@@ -31,6 +32,8 @@ enum HTMLRenderer {
         var tags: TagTable
         /// The names' bytes, for copying tags without touching a String.
         let names: NameBytes
+        /// Whether the output starts with `<!DOCTYPE html>` (see `RenderTree.documentElement`).
+        let doctype: Bool
         var size = 0
 
         /// Checks and sizes in document order, so that the first error is the one the renderer
@@ -41,7 +44,8 @@ enum HTMLRenderer {
             names = NameBytes(utf8: tree.names.names)
             let entries = tree.entries
             let nameStrings = tree.names.names
-            var size = 0
+            doctype = tree.documentElement != nil
+            var size = doctype ? Doctype.bytes.count : 0
             try tree.bytes.withUnsafeBufferPointer { text in
                 for index in entries.indices {
                     let entry = entries[index]
@@ -104,6 +108,7 @@ enum HTMLRenderer {
             let tree = self.tree
             let entries = tree.entries
             let nameRanges = names.ranges
+            if doctype { Doctype.bytes.withUnsafeBufferPointer { put($0) } }
             try tree.bytes.withUnsafeBufferPointer { text in
                 try self.names.bytes.withUnsafeBufferPointer { names in
                     @inline(__always) func closeTag(_ name: Int32) {
@@ -189,6 +194,7 @@ enum HTMLRenderer {
             names.append(tag, to: &buffer)
             buffer.append(UInt8(ascii: ">"))
         }
+        if tree.documentElement != nil { buffer.append(Doctype.text) }
         let entries = tree.entries
         for index in entries.indices {
             while let top = open.last, top.end <= index {

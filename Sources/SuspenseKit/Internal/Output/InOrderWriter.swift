@@ -63,6 +63,9 @@ struct InOrderWriter {
             case .element:
                 let tag = tree.names[entry.a]
                 let info = try tags.info(for: entry.a, in: tree.names.names)
+                // The doctype, right before a document's `html` element (see Doctype): written
+                // only now, since a boundary before it could still replace it.
+                if elementDepth == 0, tree.documentElement == index { html += Doctype.bytes }
                 html.append(UInt8(ascii: "<"))
                 html.append(contentsOf: tag.utf8)
                 if entry.b >= 0 {

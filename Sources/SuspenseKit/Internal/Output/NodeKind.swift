@@ -4,7 +4,8 @@ enum NodeKind: UInt8 {
     /// Transparent. In the arena: the root, a slot, a boundary's content or fallback. In a
     /// render tree: the root, entry 0 (or a fragment a ``Node`` built by hand keeps).
     case fragment
-    /// `a`: offset in `bytes`, `b`: length.
+    /// `a`: offset in `bytes`, `b`: length. For an ``ErrorMessage``, the text HTML shows; its
+    /// description, for `.tree` and `.plain`, is in `descriptions` (of the arena or the tree).
     case text
     /// `a`: offset in `bytes`, `b`: length.
     case rawHTML

@@ -52,6 +52,8 @@ enum PlainRenderer {
                         let entry = entries[index]
                         switch entry.kind {
                         case .text:
+                            // An ErrorMessage shows its description here, not what HTML shows.
+                            let entry = tree.describedText(at: index)
                             let text = UnsafeBufferPointer(
                                 start: bytes.baseAddress.map { $0 + Int(entry.a) }, count: Int(entry.b))
                             if isMarkup && keeping == 0 {

@@ -27,6 +27,11 @@ struct RenderTree {
     /// `errorBoundaryStates`; nil in a tree built by hand.
     var suspenseIDs: [BoundaryID?] = []
     var errorBoundaryIDs: [BoundaryID?] = []
+    /// For each text entry that is an ``ErrorMessage``, by its index: where the error's
+    /// description is in `bytes`. The entry's own text is what HTML shows (safe for a visitor);
+    /// `.tree` and `.plain` show the description. So every HTML writer is safe without knowing
+    /// of it, and the tree stays the same for every format.
+    var descriptions: [Int32: TextRange] = [:]
     /// Whether every tag and attribute name was checked already: true for a tree the resolver
     /// made (it checks each element as it resolves it), false for a ``Node`` built by hand.
     var namesAreChecked = false
@@ -40,6 +45,18 @@ struct RenderTree {
 
     func string(of entry: Entry) -> String {
         withBytes(of: entry) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The entry at `index` as `.tree` and `.plain` show it: the text of an ``ErrorMessage``
+    /// made its description, any other entry as it is.
+    @inline(__always)
+    func describedText(at index: Int) -> Entry {
+        var entry = entries[index]
+        if !descriptions.isEmpty, let range = descriptions[Int32(truncatingIfNeeded: index)] {
+            entry.a = range.offset
+            entry.b = range.length
+        }
+        return entry
     }
 
     func attributes(of entry: Entry) -> [Attribute] {
@@ -80,6 +97,11 @@ struct RenderTree {
             case .text(let text):
                 let (offset, length) = store(text)
                 entry = open(.text, offset, length)
+            case .errorMessage(let presented, let description):
+                let (offset, length) = store(presented)
+                entry = open(.text, offset, length)
+                let (descriptionOffset, descriptionLength) = store(description)
+                descriptions[Int32(entry)] = TextRange(offset: descriptionOffset, length: descriptionLength)
             case .rawHTML(let html):
                 let (offset, length) = store(html)
                 entry = open(.rawHTML, offset, length)
@@ -136,7 +158,7 @@ struct RenderTree {
         for index in entries.indices {
             closeFinished(upTo: index)
             let entry = entries[index]
-            stack.append((kind(of: entry), boundaryID(of: entry), Int(entry.end), []))
+            stack.append((kind(at: index), boundaryID(of: entry), Int(entry.end), []))
         }
         closeFinished(upTo: entries.count)
         return result ?? Node(.fragment)
@@ -151,6 +173,18 @@ struct RenderTree {
         }
     }
 
+    /// The kind of the entry at `index`: as `kind(of:)`, and an ``ErrorMessage``'s text as
+    /// `.errorMessage`.
+    func kind(at index: Int) -> Node.Kind {
+        let entry = entries[index]
+        if entry.kind == .text, !descriptions.isEmpty, let range = descriptions[Int32(truncatingIfNeeded: index)] {
+            let description = String(
+                decoding: bytes[Int(range.offset)..<Int(range.offset + range.length)], as: UTF8.self)
+            return .errorMessage(presented: string(of: entry), description: description)
+        }
+        return kind(of: entry)
+    }
+
     func kind(of entry: Entry) -> Node.Kind {
         switch entry.kind {
         case .fragment: return .fragment
@@ -162,4 +196,10 @@ struct RenderTree {
         case .errorBoundary: return .errorBoundary(errorBoundaryStates[Int(entry.a)])
         }
     }
+}
+
+/// A run of a tree's `bytes`.
+struct TextRange {
+    var offset: Int32
+    var length: Int32
 }

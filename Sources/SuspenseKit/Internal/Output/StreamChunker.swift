@@ -3,17 +3,20 @@
 ///
 /// Out of order: the shell, each boundary between markers; then, for each boundary event whose
 /// region the page holds, a chunk with the region's new content in a `<template>` and a script
-/// call that swaps it in between the markers (the function defined once, in the first chunk that
-/// needs it). In order (``InOrderWriter``): the document up to the first place that may still
-/// change, then more of it as boundaries settle.
+/// call right after it that swaps it in between the markers (the function defined once, in the
+/// first chunk that needs it), or a `<template for>` (declarative). A boundary where no marker
+/// can stand is written again with its whole held element (``StreamMarkup``). The regions the
+/// page holds are kept as a tree, so that replacing one forgets exactly those inside it: the
+/// stream's work is linear in what it writes. In order (``InOrderWriter``): the document up to the
+/// first place that may still change, then more of it as boundaries settle.
 final class StreamChunker: RenderObserver {
     private let options: StreamOptions
-    private let sink: AsyncThrowingStream<String, any Error>.Continuation
+    private let channel: RenderChannel<String>
     private let shell: ShellSignal
     private var markup: StreamMarkup
-    /// The boundaries whose region the page holds (written between markers in a sent chunk, and
-    /// not replaced since).
-    private var present: Set<BoundaryID> = []
+    /// The boundaries whose region the page holds (written in a sent chunk, and not replaced
+    /// since), between markers of their own or inside a held element.
+    private var regions: [BoundaryID: Region] = [:]
     /// Boundaries written in chunks since the last query result: their state is current.
     private var fresh: Set<BoundaryID> = []
     private var definedSwap = false
@@ -24,11 +27,41 @@ final class StreamChunker: RenderObserver {
     private var inOrderStarted = false
     private var ended = false
 
-    init(options: StreamOptions, sink: AsyncThrowingStream<String, any Error>.Continuation, shell: ShellSignal) {
+    /// A boundary whose region the page holds.
+    private struct Region {
+        /// The region around it, or nil at the top of the shell.
+        var parent: BoundaryID?
+        /// The regions written directly inside it; replacing it removes them (and theirs).
+        var children: [BoundaryID] = []
+        /// A Suspense showing its fallback.
+        var pending: Bool
+        /// The element that holds it, when no marker can stand where it is.
+        var held: HeldElement?
+    }
+
+    /// An element the page holds between markers of its own (``StreamMarkup``), with where each
+    /// boundary inside it lies in its bytes, so that it can be written again when one changes.
+    private final class HeldElement {
+        let key: String
+        var bytes: [UInt8]
+        /// The boundaries inside, in document order, and their bytes.
+        var order: [BoundaryID] = []
+        var ranges: [BoundaryID: Range<Int>] = [:]
+
+        init(key: String, bytes: [UInt8]) {
+            self.key = key
+            self.bytes = bytes
+        }
+    }
+
+    /// How many bytes of chunks wait to be read before the render waits for its reader.
+    static let bufferLimit = 64 * 1024
+
+    init(options: StreamOptions, channel: RenderChannel<String>, shell: ShellSignal) {
         self.options = options
-        self.sink = sink
+        self.channel = channel
         self.shell = shell
-        markup = StreamMarkup(markers: options.order == .outOfOrder, holdsDocumentEnd: true)
+        markup = StreamMarkup(markers: options.order == .outOfOrder, holdsDocumentEnd: true, swap: options.swap)
     }
 
     func observe(_ event: RenderEvent) {
@@ -47,9 +80,15 @@ final class StreamChunker: RenderObserver {
         case (.outOfOrder, .shell(let tree?, let pending)):
             markup.markers = !pending.isEmpty
             let output = try markup.render(tree, from: 0, to: tree.entries.count)
-            present = Set(output.boundaries)
+            add(output, in: nil)
             tail = output.tail
             var html = output.html
+            if let first = output.boundaries.first, opensPage(output, tree: tree, first: first) {
+                // The parser puts what precedes `<html>` (a marker at the very start) in the
+                // document itself, outside the body that gets the region's content: opening the
+                // body first, as the parser would, keeps markers and content together.
+                html = Array("<body>".utf8) + html
+            }
             if pending.isEmpty {
                 html += tail
                 tail = []
@@ -60,7 +99,7 @@ final class StreamChunker: RenderObserver {
             try sendDocument(tree, whole: false)
         case (.outOfOrder, .resolved(let id, let tree?)), (.outOfOrder, .suspended(let id, let tree?)),
             (.outOfOrder, .caught(let id, let tree?, _)):
-            guard present.contains(id), !fresh.contains(id) else { return }
+            guard regions[id] != nil, !fresh.contains(id) else { return }
             try swap(id, with: tree)
         case (.outOfOrder, .updated):
             // Only a region outside every boundary changes this way, which the page cannot
@@ -69,7 +108,7 @@ final class StreamChunker: RenderObserver {
         case (.outOfOrder, .finished):
             ended = true
             var last: [UInt8] = []
-            if markup.markers {
+            if markup.markers && options.swap == .script {
                 last = scriptOpening + Self.cleanupScript.utf8 + "</script>".utf8
             }
             last += tail
@@ -82,23 +121,167 @@ final class StreamChunker: RenderObserver {
         }
     }
 
+    /// Whether the shell begins with a marker, outside any element: true unless what the
+    /// boundaries at the start hold first is the document's `<html>` element (whose parsing
+    /// puts things in place itself).
+    private func opensPage(_ output: StreamMarkup.Output, tree: RenderTree, first: StreamMarkup.Boundary) -> Bool {
+        let marker = first.held.map { output.held[$0.element!].key } ?? first.id.description
+        guard output.html.starts(with: markup.start(marker)) else { return false }
+        let content = tree.entries.first {
+            switch $0.kind {
+            case .suspense, .errorBoundary, .fragment, .component: return false
+            case .text, .rawHTML, .element: return true
+            }
+        }
+        guard let content, content.kind == .element else { return true }
+        return !HTMLNames.sameName(tree.names[content.a], "html")
+    }
+
+    /// Records the boundaries a rendering wrote, inside the region of `parent` (nil: the shell).
+    /// `element`: the held element that holds the rendering (a held boundary's new content).
+    private func add(_ output: StreamMarkup.Output, in parent: BoundaryID?, element: HeldElement? = nil) {
+        let elements = output.held.map { HeldElement(key: $0.key, bytes: $0.bytes) }
+        for boundary in output.boundaries {
+            let around = boundary.parent.map { output.boundaries[$0].id } ?? parent
+            var holder = element
+            if let held = boundary.held {
+                if let index = held.element { holder = elements[index] }
+                if let holder, held.element != nil {
+                    holder.order.append(boundary.id)
+                    holder.ranges[boundary.id] = held.range
+                }
+            }
+            regions[boundary.id] = Region(parent: around, pending: boundary.pending, held: holder)
+            if let around { regions[around]?.children.append(boundary.id) }
+            // Written after a query result: what it shows is current until the next one.
+            if parent != nil { fresh.insert(boundary.id) }
+        }
+    }
+
+    /// Forgets the regions inside `id`'s (its content is being replaced), in time linear in
+    /// their number.
+    private func removeRegions(inside id: BoundaryID) {
+        guard var stack = regions[id]?.children else { return }
+        regions[id]?.children = []
+        while let child = stack.popLast() {
+            if let region = regions.removeValue(forKey: child) { stack += region.children }
+        }
+    }
+
     /// A chunk that replaces the region of `id` with what `tree` (the boundary's subtree) shows.
     private func swap(_ id: BoundaryID, with tree: RenderTree) throws {
-        let output = try markup.render(tree, from: 1, to: tree.entries.count)
-        present = present.filter { !$0.isInside(id) }
-        present.formUnion(output.boundaries)
-        fresh.formUnion(output.boundaries)
-        fresh.insert(id)
-        var chunk = Array("<template id=\"sk:\(id)\">".utf8)
-        chunk += output.html
-        chunk += "</template>".utf8
-        chunk += scriptOpening
-        if !definedSwap {
-            definedSwap = true
-            chunk += Self.swapFunction.utf8
+        let pending = StreamMarkup.isPending(tree.entries[0], in: tree)
+        if let element = regions[id]?.held {
+            let output = try markup.render(tree, from: 1, to: tree.entries.count, heldContent: true)
+            replace(id, in: element, with: output, pending: pending)
+            send(replacement(of: element.key, with: element.bytes))
+            return
         }
-        chunk += "$sk(\"\(id)\")</script>".utf8
-        send(chunk)
+        // The chunk is written around the content in one buffer: no copy of a large region.
+        let (opening, closing) = replacementParts(of: id.description)
+        var output = try markup.render(tree, from: 1, to: tree.entries.count, prefix: opening)
+        removeRegions(inside: id)
+        regions[id]?.pending = pending
+        add(output, in: id)
+        fresh.insert(id)
+        output.html += closing
+        send(output.html)
+    }
+
+    /// Replaces the bytes of held boundary `id` in `element` with `output` (rendered as held
+    /// content), moving the boundaries after it.
+    private func replace(_ id: BoundaryID, in element: HeldElement, with output: StreamMarkup.Output, pending: Bool) {
+        guard let old = element.ranges[id], let position = element.order.firstIndex(of: id) else { return }
+        var ancestors: Set<BoundaryID> = []
+        var up = regions[id]?.parent
+        while let ancestor = up, regions[ancestor]?.held === element {
+            ancestors.insert(ancestor)
+            up = regions[ancestor]?.parent
+        }
+        removeRegions(inside: id)
+        var after = position + 1
+        while after < element.order.count, regions[element.order[after]] == nil {
+            element.ranges[element.order[after]] = nil
+            after += 1
+        }
+        element.bytes.replaceSubrange(old, with: output.html)
+        let delta = output.html.count - old.count
+        for index in element.order.indices where index != position && (index < position || index >= after) {
+            let other = element.order[index]
+            guard let range = element.ranges[other] else { continue }
+            if index > position {
+                element.ranges[other] = (range.lowerBound + delta)..<(range.upperBound + delta)
+            } else if ancestors.contains(other) {
+                element.ranges[other] = range.lowerBound..<(range.upperBound + delta)
+            }
+        }
+        element.ranges[id] = old.lowerBound..<(old.lowerBound + output.html.count)
+        let inner = output.boundaries.map(\.id)
+        for (boundary, written) in zip(inner, output.boundaries) {
+            let range = written.held!.range
+            element.ranges[boundary] = (range.lowerBound + old.lowerBound)..<(range.upperBound + old.lowerBound)
+        }
+        element.order.replaceSubrange((position + 1)..<after, with: inner)
+        regions[id]?.pending = pending
+        add(output, in: id, element: element)
+        fresh.insert(id)
+    }
+
+    /// The chunk that puts `html` in place of the region named `key`.
+    private func replacement(of key: String, with html: [UInt8]) -> [UInt8] {
+        let (opening, closing) = replacementParts(of: key)
+        return opening + html + closing
+    }
+
+    /// What comes before and after the new content of the region named `key` in its chunk.
+    private func replacementParts(of key: String) -> (opening: [UInt8], closing: [UInt8]) {
+        switch options.swap {
+        case .script:
+            // The template right before its script, which takes it as its previous sibling.
+            var closing = Array("</template>".utf8)
+            closing += scriptOpening
+            if !definedSwap {
+                definedSwap = true
+                closing += Self.swapFunction.utf8
+            }
+            closing += "$sk(\"\(key)\")</script>".utf8
+            return (Array("<template>".utf8), closing)
+        case .declarative:
+            // The browser replaces the region, markers included: the new content carries them
+            // again, for a later replacement.
+            return (Array("<template for=\"\(key)\">".utf8) + markup.start(key), markup.end(key) + "</template>".utf8)
+        }
+    }
+
+    /// After a late error: a chunk that puts the application's page in place of each outermost
+    /// region still showing a fallback.
+    private func lateErrorChunk(_ error: any Error) -> [UInt8] {
+        let page = Array(options.lateErrorHTML(error).utf8)
+        var chunk: [UInt8] = []
+        var elements: [ObjectIdentifier: HeldElement] = [:]
+        var order: [HeldElement] = []
+        let pending = regions.filter { entry in
+            guard entry.value.pending else { return false }
+            var up = entry.value.parent
+            while let parent = up, let region = regions[parent] {
+                if region.pending { return false }
+                up = region.parent
+            }
+            return true
+        }
+        for (id, region) in pending.sorted(by: { $0.key.positions.lexicographicallyPrecedes($1.key.positions) }) {
+            if let element = region.held {
+                // Each element is written once, after all its replacements.
+                var output = StreamMarkup.Output()
+                output.html = page
+                replace(id, in: element, with: output, pending: false)
+                if elements.updateValue(element, forKey: ObjectIdentifier(element)) == nil { order.append(element) }
+            } else {
+                chunk += replacement(of: id.description, with: page)
+            }
+        }
+        for element in order { chunk += replacement(of: element.key, with: element.bytes) }
+        return chunk
     }
 
     /// In order: sends the document from where it stopped as far as it is settled (all of it
@@ -114,7 +297,7 @@ final class StreamChunker: RenderObserver {
 
     /// The render returned, every query of it stopped: the stream ends.
     func complete() {
-        sink.finish()
+        channel.finish()
     }
 
     /// The render failed: before the shell, `renderStream` throws; after it, the page is closed
@@ -124,12 +307,18 @@ final class StreamChunker: RenderObserver {
         ended = true
         if shell.fail(error) { return }
         switch options.order {
-        case .outOfOrder: if !tail.isEmpty { send(tail) }
+        case .outOfOrder:
+            var last = lateErrorChunk(error)
+            if markup.markers && options.swap == .script && !last.isEmpty {
+                last += scriptOpening + Self.cleanupScript.utf8 + "</script>".utf8
+            }
+            last += tail
+            if !last.isEmpty { send(last) }
         case .inOrder:
             let unclosed = inOrder.unclosed
             if !unclosed.isEmpty { send(unclosed) }
         }
-        sink.finish(throwing: error)
+        channel.finish(throwing: error)
     }
 
     /// `<script>`, with the nonce if there is one.
@@ -144,16 +333,21 @@ final class StreamChunker: RenderObserver {
     }
 
     private func send(_ bytes: [UInt8]) {
-        sink.yield(String(decoding: bytes, as: UTF8.self))
+        channel.send(String(decoding: bytes, as: UTF8.self), cost: bytes.count)
     }
 
-    /// Replaces the nodes between the markers of boundary `i` with the content of the template
-    /// `sk:i`, keeping the markers for a later replacement; removes the template.
+    /// Replaces the nodes between the markers of region `i` with the content of the template
+    /// right before the calling script, keeping the markers for a later replacement; removes the
+    /// template and the script. The markers are indexed once, by one walk over the page the
+    /// first time and then over each new content only (not over the page again), so that
+    /// neither an element's id nor a marker elsewhere can be taken for the region's.
     static let swapFunction =
-        "function $sk(i){var d=document,t=d.getElementById(\"sk:\"+i),w=d.createTreeWalker(d,128),s,n,e;"
-        + "if(!t)return;while(n=w.nextNode())if(n.data==\"sk:\"+i){s=n;break}"
-        + "if(s){e=s.nextSibling;while(e&&!(e.nodeType==8&&e.data==\"/sk:\"+i)){n=e.nextSibling;e.remove();e=n}"
-        + "s.parentNode.insertBefore(t.content,e)}t.remove();d.currentScript.remove()}"
+        "function $sk(i){var d=document,c=d.currentScript,t=c.previousElementSibling,m=$sk.m,r,g;"
+        + "function k(s){var w=d.createTreeWalker(s,128),n,x;while(n=w.nextNode())"
+        + "if(x=/^(\\/?)sk:(.*)$/.exec(n.data))(m[x[2]]||(m[x[2]]=[]))[x[1]?1:0]=n}"
+        + "if(!m){m=$sk.m={};k(d)}r=m[i];if(t&&t.tagName==\"TEMPLATE\"&&r&&r[0]&&r[1]){g=d.createRange();"
+        + "g.setStartAfter(r[0]);g.setEndBefore(r[1]);g.deleteContents();k(t.content);g.insertNode(t.content)}"
+        + "if(t&&t.tagName==\"TEMPLATE\")t.remove();c.remove()}"
 
     /// Removes every marker (the page is final) and itself.
     static let cleanupScript =

@@ -25,7 +25,7 @@ enum TreeRenderer {
         while top < topEnd {
             if !isFirstLine { output.append(UInt8(ascii: "\n")) }
             isFirstLine = false
-            appendLabel(of: entries[top], in: tree, names: names, to: &output)
+            appendLabel(of: tree.describedText(at: top), in: tree, names: names, to: &output)
             let end = Int(entries[top].end)
             open.removeAll(keepingCapacity: true)
             open.append((end, 0))
@@ -39,7 +39,7 @@ enum TreeRenderer {
                 output.append(UInt8(ascii: "\n"))
                 output.append(UnsafeBufferPointer(start: prefix.bytes, count: parent.prefixLength))
                 append(isLast ? lastBranch : branch, to: &output)
-                appendLabel(of: entry, in: tree, names: names, to: &output)
+                appendLabel(of: tree.describedText(at: index), in: tree, names: names, to: &output)
                 if Int(entry.end) > index + 1 {
                     prefix.count = parent.prefixLength
                     prefix.append(isLast ? space : bar)
@@ -87,7 +87,7 @@ enum TreeRenderer {
     }
 
     /// Appends a node's label; text and elements, the nodes of every page, without building
-    /// strings.
+    /// strings. The text of an ``ErrorMessage`` comes as its description (`describedText(at:)`).
     private static func appendLabel(
         of entry: RenderTree.Entry, in tree: RenderTree, names: NameBytes, to output: inout ByteBuffer
     ) {
@@ -176,7 +176,7 @@ enum TreeRenderer {
         switch kind {
         case .fragment:
             return "Fragment"
-        case .text(let text):
+        case .text(let text), .errorMessage(presented: _, description: let text):
             return quoted(text)
         case .rawHTML(let html):
             return "raw " + quoted(html)

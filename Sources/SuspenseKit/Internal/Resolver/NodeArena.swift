@@ -26,6 +26,9 @@ struct NodeArena {
     var bytes: [UInt8] = []
     var names = NameTable()
     var attributeLists: [[Attribute]] = []
+    /// For the text of an ``ErrorMessage``, by its id: where the error's description is in
+    /// `bytes`. The text itself is what HTML shows; `.tree` and `.plain` show the description.
+    var descriptions: [ID: TextRange] = [:]
 
     /// Reserves room for a render the size of `hint` (the last render of the same root type),
     /// so that a page rendered again and again grows its buffers once, not by doubling.
@@ -43,6 +46,14 @@ struct NodeArena {
     mutating func appendText(_ text: String, to parent: ID) -> ID {
         let (offset, length) = store(text)
         return append(Record(a: offset, b: length, kind: .text), to: parent)
+    }
+
+    /// Adds the text of an ``ErrorMessage``: `presented` for HTML, `description` for the other
+    /// formats (see `descriptions`).
+    mutating func appendErrorMessage(presented: String, description: String, to parent: ID) {
+        let id = appendText(presented, to: parent)
+        let (offset, length) = store(description)
+        descriptions[id] = TextRange(offset: offset, length: length)
     }
 
     @discardableResult

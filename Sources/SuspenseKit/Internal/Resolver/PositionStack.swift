@@ -1,5 +1,11 @@
 // Positions: where each place stands among its siblings, for boundary ids (``BoundaryID``).
 // A path of links shared by every place below them, and the stack of the place being evaluated.
+//
+// A position is static: each child written in a builder block takes the positions its type
+// says (`Component._positionCount`), whether it shows anything or not, so an `if` that turns
+// true, a `switch` that takes another case or an optional never moves its siblings. A `for`
+// loop and a `ForEach` take one position, their elements numbered below it (by their id for a
+// `ForEach(_:id:)`, see `ElementKeys`).
 
 /// One level of a position path. Immutable once made, shared by every place below it, so that a
 /// path costs one object per level however many places share it.
@@ -8,21 +14,47 @@ final class PositionLink: ParentLinked, @unchecked Sendable {
     /// The index that marks a fallback region.
     static let fallbackIndex: Int32 = -1
 
+    /// The index among its siblings; for an element of a `ForEach(_:id:)`, its offset in the
+    /// collection in this render (for document order; `key` names it).
     let index: Int32
     let depth: Int32
+    /// For an element of a `ForEach(_:id:)`: its id, encoded as it is written in a
+    /// ``BoundaryID``'s description (`[id]`, see `ElementKeys.encode`); nil for any other level.
+    let key: String?
     /// A hash of the whole path, so that ids hash in O(1).
     let hash: UInt64
     var parent: PositionLink?
 
-    init(index: Int32, parent: PositionLink?) {
+    init(index: Int32, parent: PositionLink?, key: String? = nil) {
         self.index = index
+        self.key = key
         self.parent = parent
         self.depth = (parent?.depth ?? 0) + 1
-        // FNV-1a over the path, one step per level.
+        // FNV-1a over the path, one step per level: the index, or a keyed level's id.
         var hash = parent?.hash ?? 0xcbf2_9ce4_8422_2325
-        hash ^= UInt64(UInt32(bitPattern: index))
-        hash = hash &* 0x100_0000_01b3
+        if let key {
+            for byte in key.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+        } else {
+            hash ^= UInt64(UInt32(bitPattern: index))
+            hash = hash &* 0x100_0000_01b3
+        }
         self.hash = hash
+    }
+
+    /// Whether this level and `other` name the same place among their siblings: the same id
+    /// for elements with one, else the same index.
+    func sameLevel(as other: PositionLink) -> Bool {
+        guard hash == other.hash, depth == other.depth, key == other.key else { return false }
+        return key != nil || index == other.index
+    }
+
+    /// This level as written in a ``BoundaryID``'s description.
+    var segment: String {
+        if let key { return key }
+        return index == Self.fallbackIndex ? "f" : String(index)
     }
 
     /// Releases the chain above without recursion, as far as only this link holds it.
@@ -73,6 +105,10 @@ final class PositionStack {
         levels.deallocate()
     }
 
+    /// The `ForEach(_:id:)` loops being evaluated, innermost last: the depth of the level their
+    /// elements take, and their ids (read only when a link is made for an element).
+    @exclusivity(unchecked) var keyed: [(depth: Int, keys: any ElementKeySource)] = []
+
     /// Enters the next child of the current level; returns how many levels deep that is.
     @inlinable @discardableResult
     func push() -> Int {
@@ -93,6 +129,26 @@ final class PositionStack {
             leaveRegion()
         }
         if made.count > count { forgetMade() }
+    }
+
+    /// Passes over `count` positions of the current level: a child of the builder's static
+    /// structure that shows nothing (an `if` that is false, the branch of an `if`/`else` or
+    /// `switch` not taken) keeps the positions it would take.
+    @inlinable
+    func skip(_ count: Int) {
+        cursor &+= Int32(truncatingIfNeeded: count)
+    }
+
+    /// Numbers the elements of a `ForEach(_:id:)` evaluated from now on (the next level) by the
+    /// ids `keys` reads. Left with `leaveKeyed()`.
+    @usableFromInline
+    func enterKeyed(_ keys: any ElementKeySource) {
+        keyed.append((count, keys))
+    }
+
+    @usableFromInline
+    func leaveKeyed() {
+        keyed.removeLast()
     }
 
     @usableFromInline
@@ -158,7 +214,7 @@ final class PositionStack {
         }
         var depth = first + 1
         while depth < count {
-            link = PositionLink(index: levels[depth], parent: link)
+            link = makeLink(at: depth, parent: link)
             if made.count > depth {
                 made[depth].link = link
             } else {
@@ -170,13 +226,34 @@ final class PositionStack {
         return link
     }
 
+    /// The link of the level at `depth`: keyed by its element's id when it is the element of a
+    /// `ForEach(_:id:)` and that id was not taken by another element of the same loop.
+    private func makeLink(at depth: Int, parent: PositionLink?) -> PositionLink {
+        let index = levels[depth]
+        if !keyed.isEmpty, let entry = keyed.last(where: { $0.depth <= depth }), entry.depth == depth,
+            let key = entry.keys.key(forOffset: index)
+        {
+            return PositionLink(index: index, parent: parent, key: key)
+        }
+        return PositionLink(index: index, parent: parent)
+    }
+
     /// The link of a boundary made here: the current level's, unless a boundary took it already
-    /// (or it is a region's), in which case the boundary takes the next child position.
+    /// (a boundary's own region is taken), in which case the boundary takes the next child
+    /// position.
     func claimBoundaryLink() -> PositionLink? {
         let current = link()
-        if count > 0, region(at: count - 1) == nil, !made[count - 1].claimed {
-            made[count - 1].claimed = true
-            return current
+        if count > 0 {
+            if let region = region(at: count - 1) {
+                // A child evaluated again or later in its place takes the level it had.
+                if !regions[region].claimed {
+                    regions[region].claimed = true
+                    return current
+                }
+            } else if !made[count - 1].claimed {
+                made[count - 1].claimed = true
+                return current
+            }
         }
         let link = PositionLink(index: cursor, parent: current)
         cursor += 1

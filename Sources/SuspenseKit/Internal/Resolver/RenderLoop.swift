@@ -13,6 +13,7 @@ extension _Resolver {
         options: RenderOptions,
         mode: RenderMode,
         observers: [any RenderObserver],
+        backpressure: (any RenderBackpressure)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
         RenderModeLog.current?.append(mode)
@@ -38,7 +39,8 @@ extension _Resolver {
             if let error = resolver.failures.uncaught { throw error }
             let events = EventSink(observers, clock: resolver.scope.clock)
             let tree = try await drive(
-                resolver, runner: runner, timers: timers, options: options, mode: mode, events: events)
+                resolver, runner: runner, timers: timers, options: options, mode: mode, events: events,
+                backpressure: backpressure)
             RenderSizeHints.record(
                 .init(
                     records: resolver.nodes.records.count, bytes: resolver.nodes.bytes.count,
@@ -63,6 +65,7 @@ extension _Resolver {
         options: RenderOptions,
         mode: RenderMode,
         events: EventSink,
+        backpressure: (any RenderBackpressure)?,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> RenderTree {
         let subtrees = mode.subtrees
@@ -170,7 +173,12 @@ extension _Resolver {
         func isWaiting() -> Bool {
             resolver.waits.activeWaiters > 0 || timers.hasTimeouts || timers.hasRechecks
         }
+        /// Waits while the output's reader is behind (results and timers keep arriving meanwhile).
+        func waitForReader() async {
+            if let backpressure, !backpressure.hasRoom { await backpressure.waitForRoom() }
+        }
         loop: while isWaiting() {
+            await waitForReader()
             guard try handleTimers() else { break loop }
             if !isWaiting() { break loop }
             var ready: [(QueryID, Result<any Sendable, any Error>)] = []
@@ -217,14 +225,22 @@ extension _Resolver {
                 resolver.apply(result, for: query)
                 if let error = resolver.failures.uncaught { throw error }
                 afterPass()
+                await waitForReader()
             }
         }
         if Task.isCancelled { throw CancellationError() }
         if !resolver.timing.deadlinePassed { try resolver.checkFinished() }
-        let tree = resolver.tree()
+        let tree = mode.finalTree ? resolver.tree() : RenderTree()
         events.emit(.finished(tree))
         return tree
     }
+}
+
+/// The reader of a render's output, as the render loop sees it: whether it can take more now,
+/// and a wait until it can (or it left, or the render was cancelled).
+protocol RenderBackpressure: AnyObject, Sendable {
+    var hasRoom: Bool { get }
+    func waitForRoom() async
 }
 
 /// Where the render loop sends its events: each one, stamped with the time on the render's

@@ -12,6 +12,9 @@ struct RenderMode: Hashable, Sendable {
     /// Fallback delays and minimum durations hold resolutions back: they shape intermediate
     /// states, so a render whose caller sees the final tree alone does not wait for them.
     var fallbackTiming: Bool
+    /// The render returns the final tree and the `.finished` event carries it. An out-of-order
+    /// stream has sent every region by then and reads neither, so it skips building one.
+    var finalTree = true
 
     /// `render` and `resolve`: the final tree only, as soon as it is complete.
     static let wholeTree = RenderMode(subtrees: false, passTrees: false, fallbackTiming: false)
@@ -23,7 +26,7 @@ struct RenderMode: Hashable, Sendable {
     /// tree after each pass, sent as far as it is settled.
     static func stream(_ order: StreamOptions.Order) -> RenderMode {
         switch order {
-        case .outOfOrder: return RenderMode(subtrees: true, passTrees: false, fallbackTiming: true)
+        case .outOfOrder: return RenderMode(subtrees: true, passTrees: false, fallbackTiming: true, finalTree: false)
         case .inOrder: return RenderMode(subtrees: false, passTrees: true, fallbackTiming: true)
         }
     }

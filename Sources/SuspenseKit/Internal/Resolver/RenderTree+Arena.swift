@@ -18,6 +18,8 @@ extension RenderTree {
         var suspenseIDs: [BoundaryID?] = []
         var errorBoundaryStates: [ErrorBoundaryState] = []
         var errorBoundaryIDs: [BoundaryID?] = []
+        var descriptions: [Int32: TextRange] = [:]
+        let hasDescriptions = !nodes.descriptions.isEmpty
         // Written through pointers: every visible record makes at most one entry (the root's
         // fragment included), so the arena's size bounds the entries, and the stack of open
         // nodes grows only with the depth. Appending to arrays checked uniqueness and capacity
@@ -52,6 +54,9 @@ extension RenderTree {
                     stack.top.next = single && stack.count == 1 ? -1 : record.next
                     switch record.kind {
                     case .text, .rawHTML:
+                        if hasDescriptions, let description = nodes.descriptions[id] {
+                            descriptions[Int32(truncatingIfNeeded: count)] = description
+                        }
                         out.initializeElement(
                             at: count,
                             to: Entry(
@@ -107,6 +112,7 @@ extension RenderTree {
         self.suspenseIDs = suspenseIDs
         self.errorBoundaryStates = errorBoundaryStates
         self.errorBoundaryIDs = errorBoundaryIDs
+        self.descriptions = descriptions
     }
 
     /// An open node of the walk in `init(_:records:root:)`: the next arena child to visit, and

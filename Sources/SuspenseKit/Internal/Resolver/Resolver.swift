@@ -269,6 +269,21 @@ public final class _Resolver {
         }
     }
 
+    /// An ``ErrorMessage``: text whose HTML is safe to show a visitor, and the error's
+    /// description, which `.tree` and `.plain` show instead. The choice is made here, once, so
+    /// that renderers need no options: with details hidden, HTML shows a generic message for an
+    /// error that is not presentable.
+    func appendErrorMessage(_ error: any Error) {
+        let description = describeError(error, suggestion: true)
+        let presented: String
+        if error is any PresentableError || options.errorDetails == .shown {
+            presented = description.isEmpty ? ErrorMessage.genericMessage : description
+        } else {
+            presented = ErrorMessage.genericMessage
+        }
+        nodes.appendErrorMessage(presented: presented, description: description, to: context.parent)
+    }
+
     @usableFromInline
     func resolveElement(tag: String, attributes: [Attribute], content: (_Resolver) throws -> Void) throws {
         try checkDepth(context.depth + 1, "<\(tag)>")

@@ -14,7 +14,9 @@ public import SuspenseKit
 /// `ErrorBoundary` in the shell becomes the response `onShellError` makes instead of a broken
 /// page. An error after the shell ends the body after the chunk that closes the page, and is
 /// logged with the request context's logger. A client that disconnects cancels the render and
-/// every query it still runs.
+/// every query it still runs at the first write that fails (an empty chunk is written every
+/// second while none is due, to find a closed connection); Hummingbird gives no earlier sign, so
+/// the shell itself is always rendered. A connection kept alive serves its next request as usual.
 public struct StreamedComponent: ResponseGenerator, Sendable {
     private enum Outcome: Sendable {
         case stream(HTMLStream)
@@ -68,33 +70,58 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
         case .stream(let stream):
             var headers = self.headers
             headers[.contentType] = "text/html; charset=utf-8"
-            let watchesDisconnect = Self.canCancelOnInboundClose(request.body)
             return Response(
                 status: status,
                 headers: headers,
                 body: ResponseBody { writer in
-                    let reportLateError: @Sendable (any Error) -> Void = { error in
+                    try await Self.write(stream, to: &writer) { error in
                         logger.error("streamed page failed after its shell: \(error)")
-                    }
-                    guard watchesDisconnect else {
-                        return try await Self.write(stream, to: &writer, onLateError: reportLateError)
-                    }
-                    // Ends the render as soon as the client goes, not at the next chunk written
-                    // (which may be long in coming while a slow query runs).
-                    try await request.body.consumeWithCancellationOnInboundClose { _ in
-                        try await Self.write(stream, to: &writer, onLateError: reportLateError)
                     }
                 }
             )
         }
     }
 
-    /// Writes each chunk as it comes. An error from the stream (one no boundary caught, after the
-    /// shell) ends the body normally: the chunk before it closed the page. An error writing
-    /// (the client left) is thrown, and stopping the iteration cancels the render.
+    /// Writes each chunk as it comes, in a task of its own, while this one probes the connection
+    /// once a second (`ProbeClock`) by writing an empty chunk between them. An error from the
+    /// stream (one no boundary caught, after the shell) ends the body normally: the chunk before
+    /// it closed the page. An error writing or probing (the client left) is thrown, and the
+    /// render is cancelled with its queries; so it is when the writing task is cancelled.
+    ///
+    /// The client's leaving is seen only here, on the outbound side: Hummingbird tells a handler
+    /// nothing when a connection closes, and watching the inbound side for it would read, and
+    /// lose, the next request of a kept-alive connection.
     private static func write(
         _ stream: HTMLStream,
         to writer: inout any ResponseBodyWriter,
+        onLateError: @escaping @Sendable (any Error) -> Void
+    ) async throws {
+        let body = SharedBodyWriter(writer)
+        let signal = ResponseSignal()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { signal.finish() }
+                try await writeChunks(of: stream, to: body, onLateError: onLateError)
+            }
+            let probing = ProbeClock.shared.register(signal)
+            defer { ProbeClock.shared.unregister(probing) }
+            // A probe that fails leaves the group, which cancels the chunks' task: it drops its
+            // iterator, which cancels the render.
+            while case .tick = await signal.wait() {
+                try await body.probe()
+            }
+            try await group.next()
+        }
+        writer = body.released
+        // A stream cut short by cancellation ends without a last chunk: no complete page to mark.
+        try Task.checkCancellation()
+        try await writer.finish(nil)
+    }
+
+    /// Reads the stream and writes its chunks; returns at its end, or after logging its error.
+    private static func writeChunks(
+        of stream: HTMLStream,
+        to body: SharedBodyWriter,
         onLateError: (any Error) -> Void
     ) async throws {
         var chunks = stream.makeAsyncIterator()
@@ -105,38 +132,10 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
             } catch {
                 try Task.checkCancellation()
                 onLateError(error)
-                break
+                return
             }
-            guard let chunk else { break }
-            try await writer.write(ByteBuffer(string: chunk))
-        }
-        // A stream cut short by cancellation ends without a last chunk: no complete page to mark.
-        try Task.checkCancellation()
-        try await writer.finish(nil)
-    }
-
-    /// Whether `consumeWithCancellationOnInboundClose` can watch this request's connection.
-    /// Hummingbird stops the process (a precondition) for a body not read from a connection, as
-    /// in a `Request` made by hand with `RequestBody(buffer:)`; such a request streams without
-    /// the watch, and its render ends at the first write that fails instead. The body's backing
-    /// is internal to Hummingbird, so it is read by reflection, and anything unexpected counts as
-    /// not watchable.
-    static func canCancelOnInboundClose(_ body: RequestBody) -> Bool {
-        guard
-            let backing = Mirror(reflecting: body).children.first(where: { $0.label == "_backing" })?.value,
-            let state = Mirror(reflecting: backing).children.first
-        else { return false }
-        switch state.label {
-        case "nioAsyncChannelRequestBody":
-            return true
-        case "byteBuffer", "anyAsyncSequence":
-            // (contents, the connection's body it replaced, if any)
-            let payload = Mirror(reflecting: state.value).children
-            guard payload.count == 2, let original = payload.dropFirst().first?.value else { return false }
-            let optional = Mirror(reflecting: original)
-            return optional.displayStyle == .optional && !optional.children.isEmpty
-        default:
-            return false
+            guard let chunk else { return }
+            try await body.write(ByteBuffer(string: chunk))
         }
     }
 

@@ -33,6 +33,8 @@ final class Gates: Sendable {
     func hasFinished(_ key: String) -> Bool { state.withLock { $0.finished.contains(key) } }
     /// Whether the query of `key` was cancelled while it waited.
     func wasCancelled(_ key: String) -> Bool { state.withLock { $0.cancelled.contains(key) } }
+    /// Whether a query of `key` waits on its closed gate now.
+    func isWaiting(_ key: String) -> Bool { state.withLock { $0.waiting.values.contains { $0.key == key } } }
     /// How many queries finished.
     var finishedCount: Int { state.withLock { $0.finished.count } }
 

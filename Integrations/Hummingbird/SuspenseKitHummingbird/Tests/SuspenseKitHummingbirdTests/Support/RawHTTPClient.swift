@@ -9,9 +9,9 @@ import Foundation
 /// A minimal HTTP/1.1 client on a TCP socket that keeps the bytes as they arrive, so that a test
 /// sees which part of a streamed response has reached the client at any moment.
 ///
-/// It sends one `GET` (with `Connection: close` unless asked to keep the connection open) and
-/// reads on a thread of its own until the server closes the connection, the test disconnects, or
-/// nothing arrives for a minute.
+/// It sends one `GET` (with `Connection: close` unless asked to keep the connection open, when
+/// `send(path:)` asks for more on the same connection) and reads on a thread of its own until
+/// the server closes the connection, the test disconnects, or nothing arrives for a minute.
 final class RawHTTPClient: Sendable {
     private struct State {
         var bytes: [UInt8] = []
@@ -46,7 +46,7 @@ final class RawHTTPClient: Sendable {
         }
         let connection = keepAlive ? "" : "Connection: close\r\n"
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(connection)\r\n".utf8)
-        guard connected == 0, send(socket, request, request.count, 0) == request.count else {
+        guard connected == 0, sendAll(socket, request) else {
             close(socket)
             throw TestFailure("could not send a request to 127.0.0.1:\(port)")
         }
@@ -108,6 +108,39 @@ final class RawHTTPClient: Sendable {
     /// chunk, of size 0, came.
     var chunks: (data: [String], complete: Bool) {
         let bytes = state.withLock { $0.bytes }
+        guard let response = Self.chunkedResponse(in: bytes, from: 0) else { return ([], false) }
+        return (response.chunks, response.end != nil)
+    }
+
+    /// Sends another `GET path` on this connection, kept alive, as a browser does for its next
+    /// page.
+    func send(path: String) throws {
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard sendAll(socket, request) else {
+            throw TestFailure("could not send another request")
+        }
+    }
+
+    /// The chunked responses received so far on this connection, in order: each one's status,
+    /// its body (the chunks joined) and whether its last chunk came.
+    var responses: [(status: Int?, body: String, complete: Bool)] {
+        let bytes = state.withLock { $0.bytes }
+        var responses: [(status: Int?, body: String, complete: Bool)] = []
+        var position = 0
+        while let response = Self.chunkedResponse(in: bytes, from: position) {
+            let status = response.head.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) }
+            responses.append((status, response.chunks.joined(), response.end != nil))
+            guard let end = response.end else { break }
+            position = end
+        }
+        return responses
+    }
+
+    /// The chunked response that starts at `start`: its head, its chunks received whole, and
+    /// where it ends once its last chunk came; nil before its head is whole.
+    private static func chunkedResponse(
+        in bytes: [UInt8], from start: Int
+    ) -> (head: String, chunks: [String], end: Int?)? {
         let crlf: [UInt8] = [13, 10]
         func find(_ pattern: [UInt8], from start: Int) -> Int? {
             guard start <= bytes.count - pattern.count else { return nil }
@@ -115,18 +148,20 @@ final class RawHTTPClient: Sendable {
                 bytes[$0..<$0 + pattern.count].elementsEqual(pattern)
             }
         }
-        guard let headEnd = find(crlf + crlf, from: 0) else { return ([], false) }
+        guard let headEnd = find(crlf + crlf, from: start) else { return nil }
+        let head = String(decoding: bytes[start..<headEnd], as: UTF8.self)
         var position = headEnd + 4
         var chunks: [String] = []
         while let lineEnd = find(crlf, from: position),
             let size = Int(String(decoding: bytes[position..<lineEnd], as: UTF8.self), radix: 16)
         {
-            if size == 0 { return (chunks, true) }
+            // The last chunk: its size line, then the blank line that ends the trailers.
+            if size == 0 { return (head, chunks, lineEnd + 4 <= bytes.count ? lineEnd + 4 : nil) }
             guard lineEnd + 2 + size + 2 <= bytes.count else { break }
             chunks.append(String(decoding: bytes[(lineEnd + 2)..<(lineEnd + 2 + size)], as: UTF8.self))
             position = lineEnd + 2 + size + 2
         }
-        return (chunks, false)
+        return (head, chunks, nil)
     }
 
     /// The body so far: the chunks joined for a chunked response, else what follows the head.
@@ -146,4 +181,9 @@ final class RawHTTPClient: Sendable {
     func waitForEnd(seconds: Double = 30) async throws {
         try await waitUntil("the response to end", seconds: seconds) { self.isEnded }
     }
+}
+
+/// Sends `bytes` on `socket`; whether all went. (Outside the client, whose `send` would hide it.)
+private func sendAll(_ socket: Int32, _ bytes: [UInt8]) -> Bool {
+    send(socket, bytes, bytes.count, 0) == bytes.count
 }

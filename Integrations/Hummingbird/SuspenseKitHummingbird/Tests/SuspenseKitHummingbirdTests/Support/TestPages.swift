@@ -19,7 +19,6 @@ struct SlowPage: Component {
     let keys: [String]
 
     var body: some Component {
-        RawHTML("<!DOCTYPE html>")
         Element("html") {
             Element("body") {
                 Element("h1") { Text("Shell") }
@@ -29,6 +28,25 @@ struct SlowPage: Component {
                     } fallback: {
                         Text("waiting for \(key)")
                     }
+                }
+            }
+        }
+    }
+}
+
+/// A whole document whose shell waits on the query of `shell`, with one Suspense around the
+/// query of `never` after it.
+struct GatedShellPage: Component {
+    let gates: Gates
+
+    var body: some Component {
+        Element("html") {
+            Element("body") {
+                try Gated("shell", gates: gates)
+                Suspense {
+                    try Gated("never", gates: gates)
+                } fallback: {
+                    Text("waiting for never")
                 }
             }
         }

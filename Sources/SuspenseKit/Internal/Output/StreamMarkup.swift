@@ -248,19 +248,4 @@ struct StreamMarkup {
         buffer += names.bytes[names.ranges[Int(tag)]]
         buffer.append(UInt8(ascii: ">"))
     }
-
-    /// Where the in-order mode stops writing: at the first pending Suspense in document order, or
-    /// before it at the outermost ErrorBoundary around it (which may still replace its whole
-    /// region with its fallback). Nil when nothing is pending.
-    static func firstUnsettled(in tree: RenderTree) -> Int? {
-        let entries = tree.entries
-        guard
-            let pending = entries.indices.first(where: {
-                entries[$0].kind == .suspense && tree.suspenseStates[Int(entries[$0].a)] != .resolved
-            })
-        else { return nil }
-        return entries.indices.prefix(pending).first(where: {
-            entries[$0].kind == .errorBoundary && Int(entries[$0].end) > pending
-        }) ?? pending
-    }
 }

@@ -33,6 +33,9 @@ struct InOrderWriter {
     private var names = NameTable()
     /// Whether the whole document was written.
     private(set) var isComplete = false
+    /// The boundary the document stopped at: only a change to it or inside it lets the document
+    /// go on (nil when unknown: any change may).
+    private(set) var heldBoundary: BoundaryID?
 
     init(holdsDocumentEnd: Bool) {
         self.holdsDocumentEnd = holdsDocumentEnd
@@ -97,6 +100,7 @@ struct InOrderWriter {
             cursor += 1
         }
         closeFinished(at: stop, in: tree, to: &html)
+        heldBoundary = stop < entries.count ? tree.boundaryID(of: entries[stop]) : nil
         if stop == entries.count {
             html += tail
             tail = []

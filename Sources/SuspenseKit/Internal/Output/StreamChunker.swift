@@ -25,6 +25,9 @@ final class StreamChunker: RenderObserver {
     /// In order: where the document stopped, and what closes what is open there.
     private var inOrder = InOrderWriter(holdsDocumentEnd: true)
     private var inOrderStarted = false
+    /// In order: whether a boundary event of this pass named the boundary the document stopped
+    /// at, or one inside it (only then can the document go on).
+    private var inOrderDirty = true
     private var ended = false
 
     /// A boundary whose region the page holds.
@@ -73,7 +76,10 @@ final class StreamChunker: RenderObserver {
         }
     }
 
+    var needsPassTree: Bool { options.order == .outOfOrder || inOrderDirty }
+
     private func handle(_ event: RenderEvent.Kind) throws {
+        if options.order == .inOrder { noteInOrderChange(event) }
         switch (options.order, event) {
         case (_, .queryFinished), (_, .queryFailed):
             fresh = []
@@ -282,6 +288,22 @@ final class StreamChunker: RenderObserver {
         }
         for element in order { chunk += replacement(of: element.key, with: element.bytes) }
         return chunk
+    }
+
+    /// In order: notes whether `event` may let the document go on past where it stopped.
+    private func noteInOrderChange(_ event: RenderEvent.Kind) {
+        switch event {
+        case .resolved(let id, _), .suspended(let id, _), .waiting(let id, _), .caught(let id, _, _):
+            if let held = inOrder.heldBoundary, id != held && !id.isInside(held) { return }
+            inOrderDirty = true
+        case .updated:
+            inOrderDirty = true
+        case .progress(let tree, let settled):
+            // The document goes on from this tree (below): the changes before it are read.
+            if tree != nil && settled { inOrderDirty = false }
+        default:
+            break
+        }
     }
 
     /// In order: sends the document from where it stopped as far as it is settled (all of it

@@ -87,6 +87,16 @@ enum PassCause: Hashable, Sendable, CustomStringConvertible {
 /// pass) is the render's `RenderMode`, chosen by its entry point, not the observer's.
 protocol RenderObserver: AnyObject {
     func observe(_ event: RenderEvent)
+    /// Asked before each `.progress` event in a mode that builds a tree per pass: whether this
+    /// observer needs that tree. Building it costs the whole tree, every pass; an observer that
+    /// can tell from the pass's boundary events that nothing it reads changed (the in-order
+    /// stream, blocked at a boundary no event named) says no, and when none needs it, the event
+    /// carries no tree.
+    var needsPassTree: Bool { get }
+}
+
+extension RenderObserver {
+    var needsPassTree: Bool { true }
 }
 
 /// A change to the visible tree, noted while a pass runs and reported after it.

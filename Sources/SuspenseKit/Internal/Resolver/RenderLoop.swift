@@ -100,7 +100,8 @@ extension _Resolver {
                 if !changes.isEmpty {
                     events.emit(
                         .progress(
-                            passTrees ? resolver.tree(pendingQueries: false) : nil, settled: resolver.shellIsReady))
+                            passTrees && events.needsPassTree ? resolver.tree(pendingQueries: false) : nil,
+                            settled: resolver.shellIsReady))
                 }
             }
             if !resolver.changeLog.shellSent, resolver.shellIsReady, resolver.failures.uncaught == nil {
@@ -256,6 +257,9 @@ struct EventSink {
     }
 
     var isEmpty: Bool { observers.isEmpty }
+
+    /// Whether an observer needs the whole tree of the `.progress` event about to be emitted.
+    var needsPassTree: Bool { observers.contains { $0.needsPassTree } }
 
     func emit(_ kind: @autoclosure () -> RenderEvent.Kind) {
         guard !observers.isEmpty else { return }

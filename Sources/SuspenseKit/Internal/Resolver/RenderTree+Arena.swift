@@ -70,18 +70,20 @@ extension RenderTree {
                     case .fragment:
                         stack.push(Frame(next: record.first, entry: -1))
                     case .suspense:
-                        let suspense = records.suspenses[Int(record.a)]
+                        // Fields read in place: a copy of the whole record retains each of its
+                        // references, which cost most of a tree built per pass.
+                        let index = Int(record.a)
                         let state: SuspenseState
                         let shown: NodeArena.ID
-                        if suspense.isResolved {
+                        if records.suspenses[index].isResolved {
                             state = .resolved
-                            shown = suspense.contentNode
+                            shown = records.suspenses[index].contentNode
                         } else {
                             state = .pending(pendingQueries ? records.pendingQueries(of: Int(record.a)) : [])
-                            shown = suspense.fallbackNode
+                            shown = records.suspenses[index].fallbackNode
                         }
                         suspenseStates.append(state)
-                        suspenseIDs.append(suspense.id)
+                        suspenseIDs.append(records.suspenses[index].id)
                         let entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
                         stack.push(Frame(next: arena[Int(shown)].first, entry: entry))
                     case .errorBoundary:

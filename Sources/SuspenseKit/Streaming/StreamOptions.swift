@@ -7,9 +7,10 @@ public struct StreamOptions: Sendable {
         /// resolves, in completion order, swapped in as ``StreamOptions/Swap`` says.
         case outOfOrder
         /// No script at all: the document top to bottom, waiting at each pending boundary, for
-        /// clients without JavaScript. No fallback is ever sent. Content inside an
-        /// ``ErrorBoundary`` that still waits is held until that boundary can no longer fail,
-        /// since a later error replaces its whole region.
+        /// clients without JavaScript. No fallback is ever sent, and nothing sent is taken back:
+        /// content inside an ``ErrorBoundary`` or a ``Suspense`` that still waits is held until
+        /// nothing inside it waits, since a late error replaces the boundary's whole region, and
+        /// may make a resolved Suspense show its fallback again.
         case inOrder
     }
 

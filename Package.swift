@@ -57,6 +57,15 @@ let package = Package(
             path: "Tests/MainActorProbe",
             swiftSettings: swiftSettings
         ),
+        // Writes generated trees and their streams for scripts/browser-equivalence.sh, which
+        // loads them in headless Chromium; `.ci/run` runs it. Define DECLARATIVE_SWAP (below) to
+        // test `StreamOptions(swap: .declarative)` too, once it exists.
+        .executableTarget(
+            name: "BrowserEquivalence",
+            dependencies: ["SuspenseKit"],
+            path: "Tests/BrowserEquivalence",
+            swiftSettings: swiftSettings  // + [.define("DECLARATIVE_SWAP")]
+        ),
         .testTarget(
             name: "SuspenseKitTests",
             // SuspenseTesting for its TestClock: time is tested without sleeping.

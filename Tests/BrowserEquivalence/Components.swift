@@ -1,9 +1,11 @@
 import SuspenseKit
 
-/// The error of a generated query that fails.
+/// The error of a generated query that fails. Every one reads the same: when several queries
+/// under one ErrorBoundary fail, which error it catches depends on which fails first, and the
+/// page must not.
 struct QueryFailure: Error, CustomStringConvertible {
     let key: String
-    var description: String { "\(key) failed" }
+    var description: String { "a query failed" }
 }
 
 /// The component a generated `Node` stands for, built with the public API only.

@@ -19,6 +19,7 @@ import difflib
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -230,6 +231,7 @@ started = time.monotonic()
 browser = subprocess.Popen(chrome + [f"{origin}/"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            start_new_session=True)
 finished = report.wait(timeout=300)
+time.sleep(0.5)  # CSP violation reports are sent on their own: give the last ones time to come
 os.killpg(browser.pid, signal.SIGTERM)
 browser.wait()
 if not finished:
@@ -249,10 +251,38 @@ for result in results:
         if result["ok"]:
             result["ok"] = False
             failures.append(result)
+# So does a page whose policy blocked a script (the nonce forgotten somewhere), whatever it shows.
+blocked = {(int(tree), mode) for tree, mode, _ in violations if tree.isdigit()}
+for result in results:
+    if (result["tree"], result["mode"]) in blocked:
+        result["problems"].insert(0, "the CSP blocked a script")
+        if result["ok"]:
+            result["ok"] = False
+            failures.append(result)
 failures.sort(key=lambda r: (r["tree"], r["mode"]))
 for tree in trees:
     if "wholeError" in tree:
         failures.append({"tree": tree["index"], "mode": "whole", "problems": [f"render threw: {tree['wholeError']}"]})
+
+
+def symptoms(result):
+    """What a failing page shows, in a few words, for the summary."""
+    found = [problem for problem in result["problems"] if problem.startswith(("the stream threw", "render threw", "the CSP"))]
+    if "found" not in result:
+        return found or result["problems"]
+    expected, page = result["expected"], result["found"]
+    if page["text"].strip() == "" and expected["text"].strip() != "":
+        found.append("blank page")
+    if "sk:" in page["title"] + "".join(page["textareas"]) or "<!--" in page["text"]:
+        found.append("markers shown as text")
+    if re.search(r"^ *<!--/?sk:", page["dom"], re.MULTILINE):
+        found.append("marker comments left")
+    for tag in ("template", "script"):
+        if f"<{tag}" in page["dom"]:
+            found.append(f"<{tag}> left")
+    if "loading t" in page["text"] + page["title"] + "".join(page["textareas"]):
+        found.append("fallback still shown")
+    return found or ["content differs"]
 
 
 def diff(result, limit=40 if only is None else 400):
@@ -270,9 +300,13 @@ def diff(result, limit=40 if only is None else 400):
 
 
 detailed = 5
+tally = {}
 for number, result in enumerate(failures):
     index = result["tree"]
-    print(f"FAIL seed {seed} tree {index} {result['mode']}: {'; '.join(result['problems'])}"
+    seen = symptoms(result)
+    for symptom in seen:
+        tally[(result["mode"], symptom)] = tally.get((result["mode"], symptom), 0) + 1
+    print(f"FAIL seed {seed} tree {index} {result['mode']}: {'; '.join(seen)}"
           f" [{', '.join(by_tree[index]['features'])}]")
     if number < detailed:
         print(f"  reproduce: bash scripts/browser-equivalence.sh --seed {seed} --only {index}")
@@ -283,8 +317,8 @@ for number, result in enumerate(failures):
         print(diff(result))
 if len(failures) > detailed:
     print(f"(diffs of the first {detailed} failures only; --only K shows one tree's)")
-if violations:
-    print(f"CSP violations reported: {len(violations)} (first: tree {violations[0][0]} {violations[0][1]})")
+for (mode, symptom), count in sorted(tally.items(), key=lambda item: (item[0][0], -item[1])):
+    print(f"  {mode}: {symptom}: {count} pages")
 plain = [tree["index"] for tree in trees if tree.get("boundaries") == 0]
 plain_failed = sorted({result["tree"] for result in failures} & set(plain))
 harness_broken = (dropped and not caught) or plain_failed

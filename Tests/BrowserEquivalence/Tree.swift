@@ -63,6 +63,7 @@ struct TreeGenerator {
     private var budget: Int
     private var nextKey = 0
     private var nextLabel = 0
+    /// What the tree holds that only the generator knows (see `Node.features(of:)` for the rest).
     private(set) var features: Set<String> = []
 
     /// The seed of tree `index` of a run seeded `seed`: each tree is made alone, so that
@@ -82,21 +83,17 @@ struct TreeGenerator {
     mutating func makeTree() -> [Node] {
         if random.chance(0.35) {
             // A fragment: no html element; half of the time it begins with a boundary.
-            features.insert("fragment")
             var nodes: [Node] = []
             if random.chance(0.5) {
-                features.insert("leading-boundary")
                 nodes.append(boundary(.flow, depth: 1, insideErrorBoundary: false))
             }
             nodes += list(.flow, depth: 1, insideErrorBoundary: false, count: random.int(1...4))
             return nodes
         }
-        features.insert("document")
         var head: [Node] = [.raw("<meta charset=\"utf-8\">")]
         if random.chance(0.6) {
             let title: [Node]
             if random.chance(0.6) {
-                features.insert("title-boundary")
                 title = [.text("Page ")] + [boundary(.text, depth: 2, insideErrorBoundary: false)]
             } else {
                 title = [.text("Page \(label())")]
@@ -105,14 +102,12 @@ struct TreeGenerator {
         }
         var body: [Node] = []
         if random.chance(0.4) {
-            features.insert("body-first-boundary")
             body.append(boundary(.flow, depth: 2, insideErrorBoundary: false))
         }
         body += list(.flow, depth: 2, insideErrorBoundary: false, count: random.int(1...5))
         let html = Node.element(
             "html", [Attribute("lang", "en")], [.element("head", [], head), .element("body", attributes(), body)])
         if random.chance(0.5) {
-            features.insert("doctype")
             return [.raw("<!DOCTYPE html>"), html]
         }
         return [html]
@@ -158,7 +153,6 @@ struct TreeGenerator {
     private mutating func attributes() -> [Attribute] {
         var result: [Attribute] = []
         if random.chance(0.3) {
-            features.insert("marker-like-id")
             result.append(Attribute("id", Self.markerPlaceholder))
         }
         if random.chance(0.2) { result.append(Attribute("class", "c\(random.int(0...3))")) }
@@ -187,7 +181,6 @@ struct TreeGenerator {
             return element(place, depth: depth, insideErrorBoundary: insideErrorBoundary)
         case .query:
             let fails = insideErrorBoundary && random.chance(0.2)
-            if fails { features.insert("failing-query") }
             return .query(
                 query(fails: fails, delay: 0...6),
                 list(place, depth: depth + 1, insideErrorBoundary: insideErrorBoundary, count: random.int(0...2))
@@ -221,20 +214,16 @@ struct TreeGenerator {
             case .p:
                 return .element("p", attributes(), list(.phrasing, depth: depth + 1, insideErrorBoundary: inside))
             case .list:
-                features.insert("list")
                 return .element(
                     random.pick(["ul", "ol"]), attributes(), list(.list, depth: depth + 1, insideErrorBoundary: inside))
             case .table:
-                features.insert("table")
                 if random.chance(0.5) {
-                    features.insert("table-without-tbody")
                     return .element("table", attributes(), list(.table, depth: depth + 1, insideErrorBoundary: inside))
                 }
                 return .element(
                     "table", attributes(),
                     [.element("tbody", [], list(.tableBody, depth: depth + 2, insideErrorBoundary: inside))])
             case .textarea:
-                features.insert("textarea")
                 return .element("textarea", attributes(), list(.text, depth: depth + 1, insideErrorBoundary: inside))
             }
         case .phrasing:
@@ -256,10 +245,6 @@ struct TreeGenerator {
 
     /// A Suspense or an ErrorBoundary, nested, failing late or reopening.
     private mutating func boundary(_ place: Place, depth: Int, insideErrorBoundary: Bool) -> Node {
-        if place == .table || place == .tableBody { features.insert("table-boundary") }
-        if place == .row { features.insert("row-boundary") }
-        if place == .list { features.insert("list-boundary") }
-        if place == .text { features.insert("text-boundary") }
         enum Kind { case suspense, errorBoundary, lateFailure, reopening }
         switch random.weighted([(6, Kind.suspense), (2, .errorBoundary), (2, .lateFailure), (1, .reopening)]) {
         case .suspense:
@@ -270,7 +255,6 @@ struct TreeGenerator {
                 at: random.int(0...content.count))
             return .suspense(content, fallback: fallback(place))
         case .errorBoundary:
-            features.insert("error-boundary")
             return .errorBoundary(
                 list(place, depth: depth + 1, insideErrorBoundary: true),
                 fallback: fallback(place, "error"), showsError: Self.allowsText(place))
@@ -317,6 +301,61 @@ struct TreeGenerator {
 }
 
 extension Node {
+    /// Where the tree puts its boundaries, and what else in it is hard on a stream, as names for
+    /// the report.
+    static func features(of nodes: [Node]) -> Set<String> {
+        var found: Set<String> = []
+        let isDocument = nodes.contains {
+            if case .element("html", _, _) = $0 { return true } else { return false }
+        }
+        found.insert(isDocument ? "document" : "fragment")
+        if case .raw(let html) = nodes.first, html.hasPrefix("<!DOCTYPE") { found.insert("doctype") }
+        if !isDocument, nodes.first?.startsWithBoundary == true { found.insert("leading-boundary") }
+        func walk(_ nodes: [Node], parent: String, inBoundary: Bool) {
+            for node in nodes {
+                switch node {
+                case .text, .raw:
+                    break
+                case .element(let tag, let attributes, let children):
+                    if attributes.contains(where: {
+                        $0.name == "id" && ($0.value.hasPrefix("sk:") || $0.value.first?.isNumber == true)
+                            || $0.value == TreeGenerator.markerPlaceholder
+                    }) {
+                        found.insert("marker-like-id")
+                    }
+                    if tag == "body", children.first?.startsWithBoundary == true { found.insert("body-first-boundary") }
+                    if tag == "table" { found.insert("table") }
+                    walk(children, parent: tag, inBoundary: inBoundary)
+                case .query(let query, let children):
+                    if query.fails { found.insert("failing-query") }
+                    walk(children, parent: parent, inBoundary: inBoundary)
+                case .suspense(let content, let fallback), .errorBoundary(let content, let fallback, _):
+                    if case .errorBoundary = node { found.insert("error-boundary") }
+                    if inBoundary { found.insert("nested-boundary") }
+                    switch parent {
+                    case "title", "textarea", "body", "tr": found.insert("\(parent)-boundary")
+                    case "table": found.insert("table-boundary-without-tbody")
+                    case "tbody": found.insert("tbody-boundary")
+                    case "ul", "ol": found.insert("list-boundary")
+                    default: break
+                    }
+                    walk(content + fallback, parent: parent, inBoundary: true)
+                }
+            }
+        }
+        walk(nodes, parent: "", inBoundary: false)
+        return found
+    }
+
+    /// Whether the first thing this node renders is a boundary's.
+    var startsWithBoundary: Bool {
+        switch self {
+        case .suspense, .errorBoundary: return true
+        case .query(_, let children): return children.first?.startsWithBoundary ?? false
+        case .text, .raw, .element: return false
+        }
+    }
+
     /// The Suspense and ErrorBoundary components in the tree.
     var boundaries: Int {
         switch self {

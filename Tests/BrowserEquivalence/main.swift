@@ -88,7 +88,7 @@ struct TreeOutput: Sendable {
 func makeTree(_ seed: UInt64) async -> (nodes: [Node], features: [String]) {
     var generator = TreeGenerator(seed: seed)
     let nodes = generator.makeTree()
-    let features = generator.features.sorted()
+    let features = generator.features.union(Node.features(of: nodes)).sorted()
     guard features.contains("marker-like-id") else { return (nodes, features) }
     let page = await stream(nodes, StreamOptions()).chunks.joined()
     var names: Set<String> = []

@@ -230,12 +230,17 @@ if screenshot:
 started = time.monotonic()
 browser = subprocess.Popen(chrome + [f"{origin}/"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            start_new_session=True)
-finished = report.wait(timeout=300)
+deadline = started + 300
+while not report.wait(timeout=0.2) and browser.poll() is None and time.monotonic() < deadline:
+    pass
+finished = report.is_set()
 time.sleep(0.5)  # CSP violation reports are sent on their own: give the last ones time to come
-os.killpg(browser.pid, signal.SIGTERM)
+if browser.poll() is None:
+    os.killpg(browser.pid, signal.SIGTERM)
 browser.wait()
 if not finished:
-    sys.exit("browser equivalence: the harness page reported nothing within 300 s")
+    sys.exit("browser equivalence: the harness page reported nothing "
+             + (f"(chromium exited with {browser.returncode})" if browser.returncode else "within 300 s"))
 elapsed = time.monotonic() - started
 results = [result for result in verdicts["results"] if result["mode"] != DROPPED]
 caught = [result["tree"] for result in verdicts["results"] if result["mode"] == DROPPED and not result["ok"]]

@@ -62,6 +62,8 @@ enum Mode: String, CaseIterable {
         case .script: return StreamOptions(order: .outOfOrder, nonce: nonce)
         case .inOrder: return StreamOptions(order: .inOrder, nonce: nonce)
         case .declarative:
+            // No nonce: the declarative swap needs no script, and a script it wrote would be
+            // blocked by the page's policy, which fails the page.
             #if DECLARATIVE_SWAP
                 return StreamOptions(swap: .declarative)
             #else

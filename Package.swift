@@ -57,6 +57,14 @@ let package = Package(
             path: "Tests/MainActorProbe",
             swiftSettings: swiftSettings
         ),
+        // Writes generated trees and their streams for scripts/browser-equivalence.sh, which
+        // loads them in headless Chromium; `.ci/run` runs it.
+        .executableTarget(
+            name: "BrowserEquivalence",
+            dependencies: ["SuspenseKit"],
+            path: "Tests/BrowserEquivalence",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SuspenseKitTests",
             // SuspenseTesting for its TestClock: time is tested without sleeping.

@@ -130,6 +130,89 @@ import Testing
         #expect(whole == "<main><h2>a loaded</h2><p>p loaded</p><p>f loaded</p></main>")
     }
 
+    /// A page of `count` Suspenses in a list, each around an item whose query answers after a
+    /// yield: most resolve after the shell, one pass each.
+    struct Items: Component {
+        let count: Int
+        var body: some Component {
+            Document(lang: "en") {
+                Element("title") { Text("Items") }
+            } body: {
+                Element("ul") {
+                    ForEach(0..<count) { index in
+                        Suspense {
+                            try Item(index: index)
+                        } fallback: {
+                            Element("li") { Text("…") }
+                        }
+                    }
+                }
+                Element("footer") { Text("end") }
+            }
+        }
+    }
+
+    struct Item: Component {
+        let text: String
+        init(index: Int) throws {
+            text = try resolveValue(key: "item/\(index)") {
+                await Task.yield()
+                return "item \(index)"
+            }
+        }
+        var body: some Component {
+            Element("li") { Text(text) }
+        }
+    }
+
+    /// Passes the events to an in-order stream, counting the entries of the trees per pass.
+    final class CountingObserver: RenderObserver {
+        let chunker: StreamChunker
+        var trees = 0
+        var entries = 0
+        var largest = 0
+
+        init(_ chunker: StreamChunker) { self.chunker = chunker }
+
+        func observe(_ event: RenderEvent) {
+            switch event.kind {
+            case .shell(let tree?, _), .progress(let tree?, _):
+                trees += 1
+                entries += tree.entries.count
+                largest = max(largest, tree.entries.count)
+            default:
+                break
+            }
+            chunker.observe(event)
+        }
+
+        var needsPassTree: Bool { chunker.needsPassTree }
+        var passTreeResume: RenderTree.Resume? { chunker.passTreeResume }
+    }
+
+    /// Each pass builds only the part of the page from where the stream stopped to the first
+    /// pending Suspense, not the whole page: the in-order stream's work grows with the page, not
+    /// with the page times its boundaries. The chunks still make the page `render` returns.
+    @Test func eachPassBuildsOnlyWhatTheStreamGoesOnBy() async throws {
+        let count = 200
+        let channel = RenderChannel<String>(limit: .max)
+        let chunker = StreamChunker(options: StreamOptions(order: .inOrder), channel: channel, shell: ShellSignal())
+        let observer = CountingObserver(chunker)
+        _ = try await _Resolver.run(
+            { Items(count: count) }, cache: QueryCache(), options: RenderOptions(deliveryOrder: .discovery),
+            mode: .stream(.inOrder), observers: [observer])
+        chunker.complete()
+        var streamed = ""
+        while let chunk = try await channel.next(isolation: nil) { streamed += chunk }
+        #expect(streamed == (try await render(Items(count: count), as: .html)))
+        #expect(streamed.hasPrefix("<!DOCTYPE html><html lang=\"en\">"))
+        // A whole tree has more than 4 entries per item; a window, the path from the root and
+        // a few more.
+        #expect(observer.trees > count / 2)
+        #expect(observer.largest < 30, "largest tree per pass: \(observer.largest) entries")
+        #expect(observer.entries < 20 * count, "\(observer.entries) entries in \(observer.trees) trees")
+    }
+
     /// Generated trees (nested Suspense and ErrorBoundary, late failures, fallbacks that suspend,
     /// typed Suspenses receiving values through others) streamed in order: the chunks put together
     /// are the page `render` makes of the same render's final tree (which error a boundary shows

@@ -8,11 +8,18 @@
 /// are the same in every later tree, and the cursor stays valid in them. Only the ends of the
 /// open entries move (their content after the cursor grows or shrinks): they are read from each
 /// new tree.
+///
+/// A tree may hold only a window of the document (`RenderTree.Window`): from where the writer
+/// stopped, which it names in `resume`, to the first pending Suspense. Its indices are then
+/// the window's: the writer keeps its cursor and open entries as indices of the whole document
+/// too, and reads each tree in its own.
 struct InOrderWriter {
     /// An entry open at the cursor: an element (whose closing tag is written at its end) or
     /// another entry with children (kept for the path from the root, which `stop(in:)` reads).
     private struct Open {
+        /// Its index: in the tree being read, and in the whole document.
         var index: Int
+        var absolute: Int
         /// The element's tag, -1 for any other entry.
         var tag: Int32
         /// Whether its closing tag goes to the document's end (a root `<html>` and its `<body>`).
@@ -21,8 +28,12 @@ struct InOrderWriter {
 
     /// Whether the closing tags of a root `<html>` element and its `<body>` are held back.
     let holdsDocumentEnd: Bool
-    /// The index of the next entry to write.
+    /// The index of the next entry to write: in the tree being read, and in the whole document.
     private var cursor = 0
+    private var absoluteCursor = 0
+    /// Whether text or an element was written: then no later `html` element is the document's
+    /// (`RenderTree.documentElement`, which a window, missing what was written, cannot tell).
+    private var wroteContent = false
     private var open: [Open] = []
     /// How many elements are open: a document's `<html>` is at depth 0, its `<body>` at 1.
     private var elementDepth = 0
@@ -36,6 +47,8 @@ struct InOrderWriter {
     /// The boundary the document stopped at: only a change to it or inside it lets the document
     /// go on (nil when unknown: any change may).
     private(set) var heldBoundary: BoundaryID?
+    /// Where the next window should start: at the place the document stopped (nil: the start).
+    private(set) var resume: RenderTree.Resume?
 
     init(holdsDocumentEnd: Bool) {
         self.holdsDocumentEnd = holdsDocumentEnd
@@ -46,6 +59,20 @@ struct InOrderWriter {
     mutating func advance(_ tree: RenderTree, whole: Bool) throws -> [UInt8] {
         guard !isComplete else { return [] }
         let entries = tree.entries
+        // The tree's indices: a window's start from where the document stopped, or the whole
+        // document's.
+        let offset: Int
+        if let window = tree.window, window.start > 0 {
+            guard window.start == open.count else { throw StreamError.sentPrefixChanged }
+            for level in open.indices { open[level].index = level }
+            cursor = window.start
+            offset = absoluteCursor - cursor
+        } else {
+            for level in open.indices { open[level].index = open[level].absolute }
+            cursor = absoluteCursor
+            offset = 0
+        }
+        guard cursor <= entries.count else { throw StreamError.sentPrefixChanged }
         let stop = whole ? entries.count : self.stop(in: tree) ?? entries.count
         // `stop(in:)` never holds back a place before the cursor: the held-region rule kept
         // every region that could change from being written.
@@ -61,14 +88,17 @@ struct InOrderWriter {
             switch entry.kind {
             case .text:
                 tree.withBytes(of: entry) { HTMLEscaping.append($0, to: &html, quotes: false) }
+                if entry.b > 0 { wroteContent = true }
             case .rawHTML:
                 tree.withBytes(of: entry) { html.append(contentsOf: $0) }
+                if entry.b > 0 { wroteContent = true }
             case .element:
                 let tag = tree.names[entry.a]
                 let info = try tags.info(for: entry.a, in: tree.names.names)
                 // The doctype, right before a document's `html` element (see Doctype): written
                 // only now, since a boundary before it could still replace it.
-                if elementDepth == 0, tree.documentElement == index { html += Doctype.bytes }
+                if elementDepth == 0, !wroteContent, HTMLNames.sameName(tag, "html") { html += Doctype.bytes }
+                wroteContent = true
                 html.append(UInt8(ascii: "<"))
                 html.append(contentsOf: tag.utf8)
                 if entry.b >= 0 {
@@ -92,15 +122,19 @@ struct InOrderWriter {
                     let held =
                         documentRoot && (elementDepth == 0 || (elementDepth == 1 && HTMLNames.sameName(tag, "body")))
                     elementDepth += 1
-                    open.append(Open(index: index, tag: entry.a, held: held))
+                    open.append(Open(index: index, absolute: index + offset, tag: entry.a, held: held))
                 }
             case .suspense, .errorBoundary, .fragment, .component:
-                if entryEnd > index + 1 { open.append(Open(index: index, tag: -1, held: false)) }
+                if entryEnd > index + 1 {
+                    open.append(Open(index: index, absolute: index + offset, tag: -1, held: false))
+                }
             }
             cursor += 1
         }
         closeFinished(at: stop, in: tree, to: &html)
+        absoluteCursor = cursor + offset
         heldBoundary = stop < entries.count ? tree.boundaryID(of: entries[stop]) : nil
+        resume = stop < entries.count ? tree.window?.resume(at: stop) : nil
         if stop == entries.count {
             html += tail
             tail = []

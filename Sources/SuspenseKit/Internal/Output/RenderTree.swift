@@ -35,6 +35,47 @@ struct RenderTree {
     /// Whether every tag and attribute name was checked already: true for a tree the resolver
     /// made (it checks each element as it resolves it), false for a ``Node`` built by hand.
     var namesAreChecked = false
+    /// For the in-order stream: the part of the document this tree holds, when the resolver
+    /// built only a window of it (see `Window`); nil for a whole tree.
+    var window: Window?
+
+    /// A window of the document: from a place the in-order stream stopped at (or the start) to
+    /// the first pending Suspense after it (or the end). An in-order stream reads nothing before
+    /// where it stopped (written already, and the same in every later tree) and nothing after
+    /// the first pending Suspense (held back), so a tree of that part alone makes each pass cost
+    /// what the stream goes on by, not the whole page.
+    struct Window {
+        /// The entries before this index stand for the entries open where the window starts,
+        /// outermost first (an element as it is, any other entry as a fragment), whose ends are
+        /// in this tree; the document from there on starts at this index.
+        var start: Int
+        /// The resolver's walk where it stopped, at the first pending Suspense (its last frame):
+        /// what `resume(at:)` goes on from. Empty when the window reaches the document's end.
+        var frames: [Frame]
+
+        /// An open node of the resolver's walk: the arena node, the next sibling to visit after
+        /// it, and its entry in this tree (-1 for a node that makes none).
+        struct Frame {
+            var node: Int32
+            var next: Int32
+            var entry: Int32
+        }
+
+        /// Where a window of a later tree starts: at the entry at `index`, a boundary on the
+        /// path to the first pending Suspense (that Suspense included); nil for any other entry.
+        func resume(at index: Int) -> Resume? {
+            guard let level = frames.firstIndex(where: { Int($0.entry) == index }), level > 0 else { return nil }
+            var path = Array(frames[..<level])
+            path[level - 1].next = frames[level].node
+            return Resume(frames: path)
+        }
+    }
+
+    /// The start of a window (see `Window`), for the resolver, which alone reads it: its walk's
+    /// open nodes there, the innermost one's next sibling being the node to visit first.
+    struct Resume {
+        var frames: [Window.Frame]
+    }
 
     @inline(__always)
     func withBytes<R>(of entry: Entry, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {

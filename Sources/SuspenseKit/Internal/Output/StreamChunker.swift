@@ -78,6 +78,8 @@ final class StreamChunker: RenderObserver {
 
     var needsPassTree: Bool { options.order == .outOfOrder || inOrderDirty }
 
+    var passTreeResume: RenderTree.Resume? { inOrder.resume }
+
     private func handle(_ event: RenderEvent.Kind) throws {
         if options.order == .inOrder { noteInOrderChange(event) }
         switch (options.order, event) {

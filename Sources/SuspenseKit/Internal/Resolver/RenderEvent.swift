@@ -13,7 +13,9 @@ struct RenderEvent {
 
     enum Kind {
         /// Nothing outside a Suspense is pending any more: the first state worth showing.
-        /// `pending` lists the Suspense boundaries showing their fallback.
+        /// `pending` lists the Suspense boundaries showing their fallback. The tree is the whole
+        /// tree when the mode builds subtrees, a window from the start when it builds a tree per
+        /// pass (see `.progress`).
         case shell(RenderTree?, pending: [BoundaryID])
         /// A Suspense has resolved: its content replaces its fallback.
         case resolved(BoundaryID, RenderTree?)
@@ -37,10 +39,12 @@ struct RenderEvent {
         case queryFailed(String, any Error)
         /// The render stopped waiting on a query (nothing waits on it any more).
         case queryCancelled(String)
-        /// A pass that changed something has ended (its boundary events came before); the whole
-        /// tree when the mode builds one per pass, whose pending Suspenses list no queries (its
-        /// one reader, the in-order stream, asks only whether they are pending). `settled` when nothing outside a Suspense
-        /// waits (an ErrorBoundary's fallback outside every Suspense may wait after a late error).
+        /// A pass that changed something has ended (its boundary events came before); when the
+        /// mode builds a tree per pass, a window of it (`RenderTree.Window`): from where its one
+        /// reader, the in-order stream, stopped (its `passTreeResume`) to the first pending
+        /// Suspense, whose pending Suspenses list no queries (the stream asks only whether they
+        /// are pending). `settled` when nothing outside a Suspense waits (an ErrorBoundary's
+        /// fallback outside every Suspense may wait after a late error).
         case progress(RenderTree?, settled: Bool)
         /// A Suspense's timeout passed while it showed its fallback: the error goes to the
         /// nearest ErrorBoundary above it (whose `.caught` follows) and its queries are left.
@@ -93,10 +97,14 @@ protocol RenderObserver: AnyObject {
     /// stream, blocked at a boundary no event named) says no, and when none needs it, the event
     /// carries no tree.
     var needsPassTree: Bool { get }
+    /// Where the window of the next `.progress` event should start (see `RenderTree.Window`):
+    /// a place of the last window this observer read; nil for the start of the document.
+    var passTreeResume: RenderTree.Resume? { get }
 }
 
 extension RenderObserver {
     var needsPassTree: Bool { true }
+    var passTreeResume: RenderTree.Resume? { nil }
 }
 
 /// A change to the visible tree, noted while a pass runs and reported after it.
@@ -124,20 +132,27 @@ extension _Resolver {
         RenderTree(nodes, records: records, root: rootNode, pendingQueries: pendingQueries)
     }
 
+    /// A window of the tree for the in-order stream (`RenderTree.Window`): from `resume` (the
+    /// start when nil) to the first pending Suspense, which lists no queries.
+    func window(from resume: RenderTree.Resume?) -> RenderTree {
+        RenderTree(nodes, records: records, root: rootNode, pendingQueries: false, window: true, resume: resume)
+    }
+
     /// Marks the shell as sent: changes are reported from now on.
     func markShellSent() {
         changeLog.markShellSent()
         if timing.isHonoured { timing.shellSentAt = scope.clock.elapsed() }
     }
 
-    /// The shell event, for observers.
-    func shellEvent(withSubtree: Bool) -> RenderEvent.Kind {
+    /// The shell event, for observers: with the whole tree, or with `window` a window from the
+    /// start (`.progress` trees are windows of it).
+    func shellEvent(withSubtree: Bool, window: Bool = false) -> RenderEvent.Kind {
         var pending: [BoundaryID] = []
         for index in records.suspenses.indices.dropFirst()
         where !records.suspenses[index].isResolved && records.isAlive(index) {
             pending.append(records.suspenses[index].id)
         }
-        return .shell(withSubtree ? tree() : nil, pending: pending)
+        return .shell(window ? self.window(from: nil) : withSubtree ? tree() : nil, pending: pending)
     }
 
     /// Forgets the changes noted since the last call, when no observer would see their events.

@@ -100,7 +100,8 @@ extension _Resolver {
                 if !changes.isEmpty {
                     events.emit(
                         .progress(
-                            passTrees && events.needsPassTree ? resolver.tree(pendingQueries: false) : nil,
+                            passTrees && events.needsPassTree
+                                ? resolver.window(from: events.passTreeResume) : nil,
                             settled: resolver.shellIsReady))
                 }
             }
@@ -110,7 +111,7 @@ extension _Resolver {
                     timers.armRecheck(for: _Resolver.root, at: until)
                 } else {
                     resolver.markShellSent()
-                    events.emit(resolver.shellEvent(withSubtree: subtrees || passTrees))
+                    events.emit(resolver.shellEvent(withSubtree: subtrees, window: passTrees))
                 }
             }
             // Every query discovered now was discovered by the pass that just ended (`pass`
@@ -258,8 +259,12 @@ struct EventSink {
 
     var isEmpty: Bool { observers.isEmpty }
 
-    /// Whether an observer needs the whole tree of the `.progress` event about to be emitted.
+    /// Whether an observer needs the tree of the `.progress` event about to be emitted.
     var needsPassTree: Bool { observers.contains { $0.needsPassTree } }
+
+    /// Where the window of that tree starts: where the one observer asks, or the start of the
+    /// document when several observe (a window from the start holds what any of them reads).
+    var passTreeResume: RenderTree.Resume? { observers.count == 1 ? observers[0].passTreeResume : nil }
 
     func emit(_ kind: @autoclosure () -> RenderEvent.Kind) {
         guard !observers.isEmpty else { return }

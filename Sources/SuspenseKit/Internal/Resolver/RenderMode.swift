@@ -6,8 +6,9 @@
 struct RenderMode: Hashable, Sendable {
     /// Boundary events (and the shell) carry the subtree that now stands in the boundary's place.
     var subtrees: Bool
-    /// The `.progress` event after each pass that changed something (and the shell) carries the
-    /// whole tree.
+    /// The `.progress` event after each pass that changed something (and the shell) carries a
+    /// window of the tree: from where the in-order stream stopped to the first pending Suspense
+    /// (`RenderTree.Window`).
     var passTrees: Bool
     /// Fallback delays and minimum durations hold resolutions back: they shape intermediate
     /// states, so a render whose caller sees the final tree alone does not wait for them.
@@ -22,8 +23,8 @@ struct RenderMode: Hashable, Sendable {
     /// frame before.
     static let frames = RenderMode(subtrees: true, passTrees: false, fallbackTiming: true)
 
-    /// `renderStream`: out of order, each boundary's subtree, sent as a swap; in order, the whole
-    /// tree after each pass, sent as far as it is settled.
+    /// `renderStream`: out of order, each boundary's subtree, sent as a swap; in order, a window of
+    /// the tree after each pass, sent as far as it is settled.
     static func stream(_ order: StreamOptions.Order) -> RenderMode {
         switch order {
         case .outOfOrder: return RenderMode(subtrees: true, passTrees: false, fallbackTiming: true, finalTree: false)

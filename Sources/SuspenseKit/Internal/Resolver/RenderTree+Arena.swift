@@ -9,7 +9,14 @@ extension RenderTree {
     /// state lists no queries (`.pending([])`): listing them allocates per pending Suspense, and
     /// a tree built after every pass for a reader that only asks whether it is pending (the
     /// in-order stream) would pay that for every pending Suspense, every pass.
-    init(_ nodes: NodeArena, records: Records, root: NodeArena.ID, pendingQueries: Bool = true) {
+    ///
+    /// With `window`, the tree is a window of the document for the in-order stream (see
+    /// `RenderTree.Window`): from `resume` (the start when nil) to the first pending Suspense,
+    /// which ends it, as a leaf; `root` is then the root fragment.
+    init(
+        _ nodes: NodeArena, records: Records, root: NodeArena.ID, pendingQueries: Bool = true,
+        window: Bool = false, resume: Resume? = nil
+    ) {
         bytes = nodes.bytes  // shared, not copied
         namesAreChecked = true
         names = nodes.names
@@ -20,12 +27,14 @@ extension RenderTree {
         var errorBoundaryIDs: [BoundaryID?] = []
         var descriptions: [Int32: TextRange] = [:]
         let hasDescriptions = !nodes.descriptions.isEmpty
+        var windowStart = 0
+        var windowFrames: [Window.Frame] = []
         // Written through pointers: every visible record makes at most one entry (the root's
         // fragment included), so the arena's size bounds the entries, and the stack of open
         // nodes grows only with the depth. Appending to arrays checked uniqueness and capacity
         // twice per node.
         entries = nodes.records.withUnsafeBufferPointer { arena in
-            [Entry](unsafeUninitializedCapacity: arena.count + 1) { out, initialized in
+            [Entry](unsafeUninitializedCapacity: arena.count + 1 + (resume?.frames.count ?? 0)) { out, initialized in
                 var count = 0
                 // Opens an entry whose subtree ends when its frame is popped.
                 @inline(__always) func open(_ kind: Kind, _ a: Int32, _ b: Int32) -> Int {
@@ -36,14 +45,27 @@ extension RenderTree {
                 // Each frame: the next arena child to visit, and the entry to close after the
                 // last one (-1 for a transparent fragment).
                 var stack = PointerStack<Frame>()
-                let single = arena[Int(root)].kind != .fragment
-                if single {
+                let single = !window && arena[Int(root)].kind != .fragment
+                if let resume {
+                    // The entries open at the start, then the walk goes on from the innermost
+                    // frame's next node.
+                    for frame in resume.frames {
+                        var entry = -1
+                        if frame.entry >= 0 {
+                            let record = arena[Int(frame.node)]
+                            entry =
+                                record.kind == .element ? open(.element, record.a, record.b) : open(.fragment, 0, 0)
+                        }
+                        stack.push(Frame(next: frame.next, entry: entry, node: frame.node))
+                    }
+                    windowStart = count
+                } else if single {
                     // A subtree: visit `root` alone, not its siblings.
-                    stack.push(Frame(next: root, entry: -1))
+                    stack.push(Frame(next: root, entry: -1, node: root))
                 } else {
-                    stack.push(Frame(next: arena[Int(root)].first, entry: open(.fragment, 0, 0)))
+                    stack.push(Frame(next: arena[Int(root)].first, entry: open(.fragment, 0, 0), node: root))
                 }
-                while !stack.isEmpty {
+                walk: while !stack.isEmpty {
                     let id = stack.top.next
                     if id < 0 {
                         let entry = stack.pop().entry
@@ -64,11 +86,11 @@ extension RenderTree {
                                 kind: record.kind))
                         count += 1
                     case .element:
-                        stack.push(Frame(next: record.first, entry: open(.element, record.a, record.b)))
+                        stack.push(Frame(next: record.first, entry: open(.element, record.a, record.b), node: id))
                     case .component:
-                        stack.push(Frame(next: record.first, entry: open(.component, record.a, 0)))
+                        stack.push(Frame(next: record.first, entry: open(.component, record.a, 0), node: id))
                     case .fragment:
-                        stack.push(Frame(next: record.first, entry: -1))
+                        stack.push(Frame(next: record.first, entry: -1, node: id))
                     case .suspense:
                         // Fields read in place: a copy of the whole record retains each of its
                         // references, which cost most of a tree built per pass.
@@ -85,7 +107,21 @@ extension RenderTree {
                         suspenseStates.append(state)
                         suspenseIDs.append(records.suspenses[index].id)
                         let entry = open(.suspense, Int32(suspenseStates.count - 1), 0)
-                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry))
+                        if window, !records.suspenses[index].isResolved {
+                            // The window ends here: its walk is kept, to go on from any boundary
+                            // on the path, and every entry open ends after this one.
+                            out[entry].end = Int32(truncatingIfNeeded: count)
+                            windowFrames.append(Window.Frame(node: id, next: -1, entry: Int32(entry)))
+                            while !stack.isEmpty {
+                                let frame = stack.pop()
+                                if frame.entry >= 0 { out[frame.entry].end = Int32(truncatingIfNeeded: count) }
+                                windowFrames.append(
+                                    Window.Frame(node: frame.node, next: frame.next, entry: Int32(frame.entry)))
+                            }
+                            windowFrames.reverse()
+                            break walk
+                        }
+                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry, node: id))
                     case .errorBoundary:
                         let boundary = records.errorBoundaries[Int(record.a)]
                         let state: ErrorBoundaryState
@@ -104,7 +140,7 @@ extension RenderTree {
                         errorBoundaryStates.append(state)
                         errorBoundaryIDs.append(boundary.id)
                         let entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
-                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry))
+                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry, node: id))
                     }
                 }
                 initialized = count
@@ -115,6 +151,7 @@ extension RenderTree {
         self.errorBoundaryStates = errorBoundaryStates
         self.errorBoundaryIDs = errorBoundaryIDs
         self.descriptions = descriptions
+        if window { self.window = Window(start: windowStart, frames: windowFrames) }
     }
 
     /// An open node of the walk in `init(_:records:root:)`: the next arena child to visit, and
@@ -122,5 +159,7 @@ extension RenderTree {
     fileprivate struct Frame {
         var next: NodeArena.ID
         var entry: Int
+        /// The node that opened it, for a window's walk (`Window.Frame`).
+        var node: NodeArena.ID
     }
 }

@@ -45,6 +45,34 @@ struct DeadlineTests {
         #expect(clock.sleeperCount == 0)
     }
 
+    struct TitledPage: Component {
+        let gates: Gates
+        let hang: Hang
+        var body: some Component {
+            Element("h1") { Text("Title") }
+            Page(gates: gates, hang: hang)
+        }
+    }
+
+    /// In order, the stream has sent the page up to the slow boundary when the deadline passes
+    /// (each pass a window of the page from where it stopped): the final tree is the whole page,
+    /// and the rest of it follows from where the stream stopped in it.
+    @Test func anInOrderStreamCutOffByTheDeadlineSendsTheRestOfThePage() async throws {
+        let clock = TestClock()
+        let gates = Gates()
+        let stream = try await renderStream(
+            TitledPage(gates: gates, hang: Hang()), options: options(clock, deadline: .seconds(1)),
+            stream: StreamOptions(order: .inOrder))
+        var chunks = ChunkReader(stream)
+        #expect(try await chunks.next() == "<h1>Title</h1><main>")
+        gates.open("fast")
+        #expect(try await chunks.next() == "<p>fast loaded</p>")
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        #expect(try await chunks.next() == "slow loading</main>")
+        try await chunks.end()
+    }
+
     @Test func aQueryThatIgnoresCancellationNoLongerHoldsTheRender() async throws {
         let clock = TestClock()
         let latch = Latch()

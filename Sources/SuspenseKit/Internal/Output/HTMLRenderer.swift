@@ -174,8 +174,7 @@ enum HTMLRenderer {
     /// `script`, `style`), so that what it shows is what the compact form shows.
     static func renderPretty(_ tree: RenderTree) throws -> ByteBuffer {
         var buffer = ByteBuffer(capacity: estimatedSize(of: tree))
-        var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
-        let names = NameBytes(utf8: tree.names.names)
+        var writer = HTMLWriter(tree)
         let isBlock = tree.names.names.map { TagTraits(tag: $0).contains(.block) }
         // Open elements: where each one's subtree ends, its tag, its depth, whether its closing
         // tag goes on a line of its own, whether its whitespace is content.
@@ -189,11 +188,6 @@ enum HTMLRenderer {
             buffer.append(UInt8(ascii: "\n"))
             buffer.append(UInt8(ascii: " "), repeated: 2 * max(depth, 0))
         }
-        func closeTag(_ tag: Int32, _ buffer: inout ByteBuffer) {
-            buffer.append(UInt8(ascii: "<"), UInt8(ascii: "/"))
-            names.append(tag, to: &buffer)
-            buffer.append(UInt8(ascii: ">"))
-        }
         if tree.documentElement != nil { buffer.append(Doctype.text) }
         let entries = tree.entries
         for index in entries.indices {
@@ -201,41 +195,20 @@ enum HTMLRenderer {
                 open.removeLast()
                 if top.keepsWhitespace { keeping -= 1 }
                 if top.blockChildren { newline(top.depth, &buffer) }
-                closeTag(top.tag, &buffer)
+                writer.writeEndTag(top.tag, to: &buffer)
             }
             let entry = entries[index]
             switch entry.kind {
-            case .text:
-                tree.withBytes(of: entry) { HTMLEscaping.append($0, to: &buffer, quotes: false) }
-            case .rawHTML:
-                tree.withBytes(of: entry) { buffer.append($0) }
+            case .text, .rawHTML:
+                writer.writeContent(entry, to: &buffer)
             case .element:
                 let depth = open.count
-                let tag = tree.names[entry.a]
-                let info = try tags.info(for: entry.a, in: tree.names.names)
-                if info.isBlock { newline(depth, &buffer) }
-                buffer.append(UInt8(ascii: "<"))
-                names.append(entry.a, to: &buffer)
-                if entry.b >= 0 {
-                    let attributes = tree.attributeLists[Int(entry.b)]
-                    if !tree.namesAreChecked { try HTMLNames.checkAttributes(attributes, tag: tag) }
-                    for attribute in attributes {
-                        buffer.append(UInt8(ascii: " "))
-                        buffer.append(attribute.name)
-                        buffer.append(UInt8(ascii: "="), UInt8(ascii: "\""))
-                        var value = attribute.value
-                        value.withUTF8 { HTMLEscaping.append($0, to: &buffer, quotes: true) }
-                        buffer.append(UInt8(ascii: "\""))
-                    }
-                }
-                buffer.append(UInt8(ascii: ">"))
+                if try writer.info(of: entry.a).isBlock { newline(depth, &buffer) }
+                let info = try writer.writeStartTag(at: index, to: &buffer)
                 let end = Int(entry.end)
-                if info.isVoid {
-                    guard end == index + 1 else {
-                        throw voidElementError(tag, at: index, end: end, in: entries)
-                    }
-                } else if end == index + 1 {
-                    closeTag(entry.a, &buffer)
+                if info.isVoid { continue }
+                if end == index + 1 {
+                    writer.writeEndTag(entry.a, to: &buffer)
                 } else {
                     let keeps = info.keepsWhitespace
                     let blockChildren =
@@ -250,7 +223,7 @@ enum HTMLRenderer {
         while let top = open.popLast() {
             if top.keepsWhitespace { keeping -= 1 }
             if top.blockChildren { newline(top.depth, &buffer) }
-            closeTag(top.tag, &buffer)
+            writer.writeEndTag(top.tag, to: &buffer)
         }
         return buffer
     }

@@ -24,9 +24,7 @@ struct InOrderWriter {
     /// The index of the next entry to write.
     private var cursor = 0
     private var open: [Open] = []
-    /// How many elements are open: a document's `<html>` is at depth 0, its `<body>` at 1.
-    private var elementDepth = 0
-    private var documentRoot = false
+    private var document: DocumentEnd
     /// Held-back closing tags (`</body></html>`), written last.
     private var tail: [UInt8] = []
     /// The tag names of the last tree written, for `unclosed`.
@@ -39,6 +37,7 @@ struct InOrderWriter {
 
     init(holdsDocumentEnd: Bool) {
         self.holdsDocumentEnd = holdsDocumentEnd
+        document = DocumentEnd(holds: holdsDocumentEnd)
     }
 
     /// Writes `tree` from the cursor to the first place that may still change, or to its end
@@ -52,54 +51,29 @@ struct InOrderWriter {
         guard stop >= cursor else { throw StreamError.sentPrefixChanged }
         names = tree.names
         var html: [UInt8] = []
-        var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
+        var writer = HTMLWriter(tree)
         while cursor < stop {
-            closeFinished(at: cursor, in: tree, to: &html)
+            closeFinished(at: cursor, writer: writer, to: &html)
             let index = cursor
             let entry = entries[index]
             let entryEnd = Int(entry.end)
             switch entry.kind {
-            case .text:
-                tree.withBytes(of: entry) { HTMLEscaping.append($0, to: &html, quotes: false) }
-            case .rawHTML:
-                tree.withBytes(of: entry) { html.append(contentsOf: $0) }
+            case .text, .rawHTML:
+                writer.writeContent(entry, to: &html)
             case .element:
-                let tag = tree.names[entry.a]
-                let info = try tags.info(for: entry.a, in: tree.names.names)
                 // The doctype, right before a document's `html` element (see Doctype): written
                 // only now, since a boundary before it could still replace it.
-                if elementDepth == 0, tree.documentElement == index { html += Doctype.bytes }
-                html.append(UInt8(ascii: "<"))
-                html.append(contentsOf: tag.utf8)
-                if entry.b >= 0 {
-                    for attribute in tree.attributeLists[Int(entry.b)] {
-                        if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
-                        html.append(UInt8(ascii: " "))
-                        html.append(contentsOf: attribute.name.utf8)
-                        html.append(contentsOf: "=\"".utf8)
-                        HTMLEscaping.appendAttribute(attribute.value, to: &html)
-                        html.append(UInt8(ascii: "\""))
-                    }
-                }
-                html.append(UInt8(ascii: ">"))
-                if info.isVoid {
-                    guard entryEnd == index + 1 else {
-                        throw voidElementError(tag, at: index, end: entryEnd, in: entries)
-                    }
-                } else {
-                    // Tag names in any letter case, as HTML reads them (`HTML`, `Body`).
-                    if elementDepth == 0 { documentRoot = holdsDocumentEnd && HTMLNames.sameName(tag, "html") }
-                    let held =
-                        documentRoot && (elementDepth == 0 || (elementDepth == 1 && HTMLNames.sameName(tag, "body")))
-                    elementDepth += 1
-                    open.append(Open(index: index, tag: entry.a, held: held))
+                if document.isAtRoot, tree.documentElement == index { html += Doctype.bytes }
+                let info = try writer.writeStartTag(at: index, to: &html)
+                if !info.isVoid {
+                    open.append(Open(index: index, tag: entry.a, held: document.open(tree.names[entry.a])))
                 }
             case .suspense, .errorBoundary, .fragment, .component:
                 if entryEnd > index + 1 { open.append(Open(index: index, tag: -1, held: false)) }
             }
             cursor += 1
         }
-        closeFinished(at: stop, in: tree, to: &html)
+        closeFinished(at: stop, writer: writer, to: &html)
         heldBoundary = stop < entries.count ? tree.boundaryID(of: entries[stop]) : nil
         if stop == entries.count {
             html += tail
@@ -110,15 +84,15 @@ struct InOrderWriter {
     }
 
     /// Closes the open entries that end at or before `index`.
-    private mutating func closeFinished(at index: Int, in tree: RenderTree, to html: inout [UInt8]) {
-        while let top = open.last, Int(tree.entries[top.index].end) <= index {
+    private mutating func closeFinished(at index: Int, writer: HTMLWriter, to html: inout [UInt8]) {
+        while let top = open.last, Int(writer.tree.entries[top.index].end) <= index {
             open.removeLast()
             guard top.tag >= 0 else { continue }
-            elementDepth -= 1
+            document.close()
             if top.held {
-                append(closingTag: top.tag, of: tree, to: &tail)
+                writer.writeEndTag(top.tag, to: &tail)
             } else {
-                append(closingTag: top.tag, of: tree, to: &html)
+                writer.writeEndTag(top.tag, to: &html)
             }
         }
     }
@@ -133,12 +107,6 @@ struct InOrderWriter {
             html.append(UInt8(ascii: ">"))
         }
         return html
-    }
-
-    private func append(closingTag tag: Int32, of tree: RenderTree, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: "</".utf8)
-        buffer.append(contentsOf: tree.names[tag].utf8)
-        buffer.append(UInt8(ascii: ">"))
     }
 
     // MARK: What may still change

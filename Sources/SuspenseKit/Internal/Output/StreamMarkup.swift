@@ -85,9 +85,7 @@ struct StreamMarkup {
         var output = Output()
         output.html = prefix
         output.html.reserveCapacity(prefix.count + HTMLRenderer.estimatedSize(of: tree) + 64)
-        var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
-        /// Tag names as bytes, copied instead of read from a `String` for every element.
-        let names = NameBytes(utf8: tree.names.names)
+        var writer = HTMLWriter(tree)
         /// What closes at each open entry's end: a tag, or a boundary's end marker.
         enum Closing {
             case tag(Int32, held: Bool)
@@ -98,9 +96,7 @@ struct StreamMarkup {
             case heldElement(Int32, start: Int, firstBoundary: Int)
         }
         var open: [(end: Int, closing: Closing)] = []
-        /// How many elements are open: a document's `<html>` is at depth 0, its `<body>` at 1.
-        var elementDepth = 0
-        var documentRoot = false
+        var document = DocumentEnd(holds: holdsDocumentEnd)
         /// Whether the entries written now are inside a held element (or held content).
         var inHeld = heldContent
         /// The boundaries around the entry written now, innermost last (indices in
@@ -110,11 +106,11 @@ struct StreamMarkup {
         func close(_ closing: Closing) {
             switch closing {
             case .tag(let tag, let held):
-                elementDepth -= 1
+                document.close()
                 if held {
-                    append(closingTag: tag, of: names, to: &output.tail)
+                    writer.writeEndTag(tag, to: &output.tail)
                 } else {
-                    append(closingTag: tag, of: names, to: &output.html)
+                    writer.writeEndTag(tag, to: &output.html)
                 }
             case .marker(let id):
                 around.removeLast()
@@ -124,8 +120,8 @@ struct StreamMarkup {
                 let range = output.boundaries[index].held!.range
                 output.boundaries[index].held!.range = range.lowerBound..<output.html.count
             case .heldElement(let tag, let start, let firstBoundary):
-                elementDepth -= 1
-                append(closingTag: tag, of: names, to: &output.html)
+                document.close()
+                writer.writeEndTag(tag, to: &output.html)
                 inHeld = false
                 guard firstBoundary < output.boundaries.count else { return }
                 // Marked as a whole: the boundaries' ranges become offsets in the element.
@@ -156,38 +152,14 @@ struct StreamMarkup {
             }
             let entry = entries[index]
             switch entry.kind {
-            case .text:
-                tree.withBytes(of: entry) { HTMLEscaping.append($0, to: &output.html, quotes: false) }
-            case .rawHTML:
-                tree.withBytes(of: entry) { output.html.append(contentsOf: $0) }
+            case .text, .rawHTML:
+                writer.writeContent(entry, to: &output.html)
             case .element:
-                let tag = tree.names[entry.a]
-                let info = try tags.info(for: entry.a, in: tree.names.names)
                 let elementStart = output.html.count
-                output.html.append(UInt8(ascii: "<"))
-                output.html += names.bytes[names.ranges[Int(entry.a)]]
-                if entry.b >= 0 {
-                    for attribute in tree.attributeLists[Int(entry.b)] {
-                        if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
-                        output.html.append(UInt8(ascii: " "))
-                        output.html.append(contentsOf: attribute.name.utf8)
-                        output.html.append(contentsOf: "=\"".utf8)
-                        HTMLEscaping.appendAttribute(attribute.value, to: &output.html)
-                        output.html.append(UInt8(ascii: "\""))
-                    }
-                }
-                output.html.append(UInt8(ascii: ">"))
-                let entryEnd = Int(entry.end)
-                if info.isVoid {
-                    guard entryEnd == index + 1 else {
-                        throw voidElementError(tag, at: index, end: entryEnd, in: entries)
-                    }
-                } else {
-                    // Tag names in any letter case, as HTML reads them (`HTML`, `Body`).
-                    if elementDepth == 0 { documentRoot = holdsDocumentEnd && HTMLNames.sameName(tag, "html") }
-                    let held =
-                        documentRoot && (elementDepth == 0 || (elementDepth == 1 && HTMLNames.sameName(tag, "body")))
-                    elementDepth += 1
+                let info = try writer.writeStartTag(at: index, to: &output.html)
+                if !info.isVoid {
+                    let entryEnd = Int(entry.end)
+                    let held = document.open(tree.names[entry.a])
                     if !inHeld && !unmarkable.isEmpty && isUnmarkable(entry.a, tree, &unmarkable) {
                         inHeld = true
                         open.append(
@@ -225,10 +197,10 @@ struct StreamMarkup {
         if limit < end {
             for top in open.reversed() {
                 switch top.closing {
-                case .tag(let tag, _): append(closingTag: tag, of: names, to: &output.unclosed)
+                case .tag(let tag, _): writer.writeEndTag(tag, to: &output.unclosed)
                 case .marker(let id): output.unclosed += self.end(id.description)
                 case .heldBoundary: break
-                case .heldElement(let tag, _, _): append(closingTag: tag, of: names, to: &output.unclosed)
+                case .heldElement(let tag, _, _): writer.writeEndTag(tag, to: &output.unclosed)
                 }
             }
         }
@@ -241,11 +213,5 @@ struct StreamMarkup {
         let result = TagTraits(tag: tree.names[index]).contains(.unmarkable)
         known[Int(index)] = result
         return result
-    }
-
-    private func append(closingTag tag: Int32, of names: NameBytes, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: "</".utf8)
-        buffer += names.bytes[names.ranges[Int(tag)]]
-        buffer.append(UInt8(ascii: ">"))
     }
 }

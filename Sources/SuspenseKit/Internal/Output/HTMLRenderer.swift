@@ -26,6 +26,27 @@ enum HTMLRenderer {
         }
     }
 
+    /// `renderCompactString(_:)` between `prefix` and `suffix`, in the same one string: a
+    /// stream's chunk around a region's content.
+    static func renderCompactString(
+        _ tree: RenderTree, after prefix: [UInt8], before suffix: [UInt8]
+    ) throws -> String {
+        var plan = try CompactPlan(tree)
+        let size = prefix.count + plan.size + suffix.count
+        return try String(unsafeUninitializedCapacity: size) { output in
+            guard let base = output.baseAddress else { return 0 }
+            prefix.withUnsafeBufferPointer {
+                if let bytes = $0.baseAddress { base.initialize(from: bytes, count: $0.count) }
+            }
+            let middle = UnsafeMutableBufferPointer(start: base + prefix.count, count: plan.size)
+            let written = prefix.count + (try plan.write(into: middle))
+            suffix.withUnsafeBufferPointer {
+                if let bytes = $0.baseAddress { (base + written).initialize(from: bytes, count: $0.count) }
+            }
+            return written + suffix.count
+        }
+    }
+
     /// What the first pass of compact rendering learns: the exact size, every name checked.
     struct CompactPlan {
         let tree: RenderTree

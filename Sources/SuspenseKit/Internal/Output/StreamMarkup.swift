@@ -69,6 +69,22 @@ struct StreamMarkup {
         }
     }
 
+    /// Whether the entries of `tree` after the first hold nothing a stream marks or holds back:
+    /// no boundary and no `html` element (in any letter case). Then a region's content is
+    /// exactly the compact form of `tree` (whose first entry, the boundary, writes nothing).
+    static func isUnmarked(_ tree: RenderTree) -> Bool {
+        if tree.names.names.contains(where: { HTMLNames.sameName($0, "html") }) { return false }
+        let entries = tree.entries
+        var index = 1
+        while index < entries.count {
+            switch entries[index].kind {
+            case .suspense, .errorBoundary: return false
+            case .text, .rawHTML, .element, .fragment, .component: index += 1
+            }
+        }
+        return true
+    }
+
     /// Whether a Suspense entry shows its fallback.
     static func isPending(_ entry: RenderTree.Entry, in tree: RenderTree) -> Bool {
         entry.kind == .suspense && tree.suspenseStates[Int(entry.a)] != .resolved

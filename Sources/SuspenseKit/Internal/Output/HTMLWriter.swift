@@ -1,10 +1,10 @@
-/// What every HTML output but the compact fast path writes with (pretty, stream markup, the
-/// in-order writer): start tags with their attributes, end tags, escaped text, raw HTML, each
-/// name checked and each distinct tag classified once per render, and the rule that a void
-/// element cannot have children. Each output keeps its own walk state (indentation, markers,
-/// held elements, a cursor) and calls these for the markup itself, so that the markup is written
-/// one way. The compact form writes the same bytes through a pointer after sizing them (see
-/// ``HTMLRenderer/CompactPlan``).
+/// The one walk over the visible tree that pretty HTML, stream markup and the in-order writer
+/// share: the open-element stack, start tags with their attributes, end tags, escaped text, raw
+/// HTML, each name checked and each distinct tag classified once per render, and the rule that a
+/// void element cannot have children. What differs (indentation, markers and held elements, a
+/// held document end, the doctype's place) is an ``HTMLWalk``'s. The compact form writes the
+/// same bytes through a pointer after sizing them (see ``HTMLRenderer/CompactPlan``), its own
+/// loop kept for speed.
 struct HTMLWriter {
     let tree: RenderTree
     private var tags: TagTable
@@ -21,6 +21,47 @@ struct HTMLWriter {
     @inline(__always)
     mutating func info(of name: Int32) throws -> TagTable.Info {
         try tags.info(for: name, in: tree.names.names)
+    }
+
+    /// Walks the entries `first..<limit`: writes text, raw HTML and tags to `walk`, and pushes
+    /// on `open` what each entry with children closes with (an element's, or what `walk` says
+    /// for any other entry), closing what ends before each entry. `open` may hold entries from
+    /// an earlier walk (over an earlier tree whose entries before `first` were the same); their
+    /// ends are read from this tree. What is open at `limit` stays open.
+    mutating func walk<Walk: HTMLWalk & ~Copyable>(
+        from first: Int, to limit: Int, open: inout [(index: Int, closing: Walk.Closing)], _ walk: inout Walk
+    ) throws {
+        let entries = tree.entries
+        var index = first
+        while index < limit {
+            close(upTo: index, open: &open, &walk)
+            let entry = entries[index]
+            switch entry.kind {
+            case .text, .rawHTML:
+                writeContent(entry, to: &walk)
+            case .element:
+                let info = try self.info(of: entry.a)
+                walk.willOpen(element: index, info: info, depth: open.count, writer: self)
+                try writeStartTag(at: index, to: &walk)
+                if !info.isVoid {
+                    open.append((index, walk.opened(element: index, info: info, depth: open.count, writer: self)))
+                }
+            case .fragment, .component, .suspense, .errorBoundary:
+                if let closing = walk.entered(index, writer: self) { open.append((index, closing)) }
+            }
+            index += 1
+        }
+    }
+
+    /// Closes the open entries that end at or before `index`, innermost first.
+    @inline(__always)
+    func close<Walk: HTMLWalk & ~Copyable>(
+        upTo index: Int, open: inout [(index: Int, closing: Walk.Closing)], _ walk: inout Walk
+    ) {
+        while let top = open.last, Int(tree.entries[top.index].end) <= index {
+            open.removeLast()
+            walk.close(top.closing, writer: self)
+        }
     }
 
     /// Writes the start tag of the element entry at `index` with its attributes, checking them
@@ -83,6 +124,21 @@ struct HTMLWriter {
             output.append(UnsafeBufferPointer(rebasing: $0[names.ranges[Int(name)]]))
         }
     }
+}
+
+/// What an output that walks the tree with ``HTMLWriter/walk(from:to:open:_:)`` adds to it: what
+/// it writes around elements, and what each open entry closes with.
+protocol HTMLWalk: HTMLOutput, ~Copyable {
+    /// What an open entry closes with.
+    associatedtype Closing
+    /// Before the start tag of the element at `index`, inside `depth` open entries.
+    mutating func willOpen(element index: Int, info: TagTable.Info, depth: Int, writer: HTMLWriter)
+    /// After the start tag of the non-void element at `index`: what closes it.
+    mutating func opened(element index: Int, info: TagTable.Info, depth: Int, writer: HTMLWriter) -> Closing
+    /// At a fragment, component or boundary entry: what closes it, or nil if nothing need be.
+    mutating func entered(_ index: Int, writer: HTMLWriter) -> Closing?
+    /// At the end of an open entry.
+    mutating func close(_ closing: Closing, writer: HTMLWriter)
 }
 
 /// Where an ``HTMLWriter`` writes: a ``ByteBuffer`` (whole renders) or an array (stream chunks,

@@ -9,24 +9,14 @@
 /// open entries move (their content after the cursor grows or shrinks): they are read from each
 /// new tree.
 struct InOrderWriter {
-    /// An entry open at the cursor: an element (whose closing tag is written at its end) or
-    /// another entry with children (kept for the path from the root, which `stop(in:)` reads).
-    private struct Open {
-        var index: Int
-        /// The element's tag, -1 for any other entry.
-        var tag: Int32
-        /// Whether its closing tag goes to the document's end (a root `<html>` and its `<body>`).
-        var held: Bool
-    }
-
     /// Whether the closing tags of a root `<html>` element and its `<body>` are held back.
     let holdsDocumentEnd: Bool
     /// The index of the next entry to write.
     private var cursor = 0
-    private var open: [Open] = []
-    private var document: DocumentEnd
-    /// Held-back closing tags (`</body></html>`), written last.
-    private var tail: [UInt8] = []
+    /// The entries open at the cursor: elements (whose closing tags are written at their ends)
+    /// and other entries with children (kept for the path from the root, which `stop(in:)` reads).
+    private var open: [(index: Int, closing: Walk.Closing)] = []
+    private var walk: Walk
     /// The tag names of the last tree written, for `unclosed`.
     private var names = NameTable()
     /// Whether the whole document was written.
@@ -37,7 +27,7 @@ struct InOrderWriter {
 
     init(holdsDocumentEnd: Bool) {
         self.holdsDocumentEnd = holdsDocumentEnd
-        document = DocumentEnd(holds: holdsDocumentEnd)
+        walk = Walk(document: DocumentEnd(holds: holdsDocumentEnd))
     }
 
     /// Writes `tree` from the cursor to the first place that may still change, or to its end
@@ -50,63 +40,80 @@ struct InOrderWriter {
         // every region that could change from being written.
         guard stop >= cursor else { throw StreamError.sentPrefixChanged }
         names = tree.names
-        var html: [UInt8] = []
         var writer = HTMLWriter(tree)
-        while cursor < stop {
-            closeFinished(at: cursor, writer: writer, to: &html)
-            let index = cursor
-            let entry = entries[index]
-            let entryEnd = Int(entry.end)
-            switch entry.kind {
-            case .text, .rawHTML:
-                writer.writeContent(entry, to: &html)
-            case .element:
-                // The doctype, right before a document's `html` element (see Doctype): written
-                // only now, since a boundary before it could still replace it.
-                if document.isAtRoot, tree.documentElement == index { html += Doctype.bytes }
-                let info = try writer.writeStartTag(at: index, to: &html)
-                if !info.isVoid {
-                    open.append(Open(index: index, tag: entry.a, held: document.open(tree.names[entry.a])))
-                }
-            case .suspense, .errorBoundary, .fragment, .component:
-                if entryEnd > index + 1 { open.append(Open(index: index, tag: -1, held: false)) }
-            }
-            cursor += 1
-        }
-        closeFinished(at: stop, writer: writer, to: &html)
+        walk.html = []
+        try writer.walk(from: cursor, to: stop, open: &open, &walk)
+        cursor = stop
+        writer.close(upTo: stop, open: &open, &walk)
         heldBoundary = stop < entries.count ? tree.boundaryID(of: entries[stop]) : nil
         if stop == entries.count {
-            html += tail
-            tail = []
+            walk.html += walk.tail
+            walk.tail = []
             isComplete = true
         }
+        let html = walk.html
+        walk.html = []
         return html
-    }
-
-    /// Closes the open entries that end at or before `index`.
-    private mutating func closeFinished(at index: Int, writer: HTMLWriter, to html: inout [UInt8]) {
-        while let top = open.last, Int(writer.tree.entries[top.index].end) <= index {
-            open.removeLast()
-            guard top.tag >= 0 else { continue }
-            document.close()
-            if top.held {
-                writer.writeEndTag(top.tag, to: &tail)
-            } else {
-                writer.writeEndTag(top.tag, to: &html)
-            }
-        }
     }
 
     /// What closes the elements open at the cursor, innermost first (held tags included): the
     /// end of a page whose render failed after some of it was sent.
     var unclosed: [UInt8] {
         var html: [UInt8] = []
-        for top in open.reversed() where top.tag >= 0 {
+        for top in open.reversed() where top.closing.tag >= 0 {
             html.append(contentsOf: "</".utf8)
-            html.append(contentsOf: names[top.tag].utf8)
+            html.append(contentsOf: names[top.closing.tag].utf8)
             html.append(UInt8(ascii: ">"))
         }
         return html
+    }
+
+    /// What the in-order mode adds to the walk: the doctype right before a document's `html`
+    /// element, its held end, and every entry with children on the stack.
+    private struct Walk: HTMLWalk {
+        struct Closing {
+            /// The element's tag, -1 for any other entry.
+            var tag: Int32
+            /// Whether its closing tag goes to the document's end (a root `<html>` and its `<body>`).
+            var held: Bool
+        }
+
+        var document: DocumentEnd
+        /// What this advance writes.
+        var html: [UInt8] = []
+        /// Held-back closing tags (`</body></html>`), written last.
+        var tail: [UInt8] = []
+
+        mutating func append(_ byte: UInt8) { html.append(byte) }
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { html.append(contentsOf: bytes) }
+        mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool) {
+            HTMLEscaping.append(bytes, to: &html, quotes: quotes)
+        }
+
+        mutating func willOpen(element index: Int, info: TagTable.Info, depth: Int, writer: HTMLWriter) {
+            // The doctype, right before a document's `html` element (see Doctype): written only
+            // now, since a boundary before it could still replace it.
+            if document.isAtRoot, writer.tree.documentElement == index { html += Doctype.bytes }
+        }
+
+        mutating func opened(element index: Int, info: TagTable.Info, depth: Int, writer: HTMLWriter) -> Closing {
+            let tag = writer.tree.entries[index].a
+            return Closing(tag: tag, held: document.open(writer.tree.names[tag]))
+        }
+
+        mutating func entered(_ index: Int, writer: HTMLWriter) -> Closing? {
+            Int(writer.tree.entries[index].end) > index + 1 ? Closing(tag: -1, held: false) : nil
+        }
+
+        mutating func close(_ closing: Closing, writer: HTMLWriter) {
+            guard closing.tag >= 0 else { return }
+            document.close()
+            if closing.held {
+                writer.writeEndTag(closing.tag, to: &tail)
+            } else {
+                writer.writeEndTag(closing.tag, to: &html)
+            }
+        }
     }
 
     // MARK: What may still change

@@ -26,6 +26,27 @@ enum HTMLRenderer {
         }
     }
 
+    /// `renderCompactString(_:)` between `prefix` and `suffix`, in the same one string: a
+    /// stream's chunk around a region's content.
+    static func renderCompactString(
+        _ tree: RenderTree, after prefix: [UInt8], before suffix: [UInt8]
+    ) throws -> String {
+        var plan = try CompactPlan(tree)
+        let size = prefix.count + plan.size + suffix.count
+        return try String(unsafeUninitializedCapacity: size) { output in
+            guard let base = output.baseAddress else { return 0 }
+            prefix.withUnsafeBufferPointer {
+                if let bytes = $0.baseAddress { base.initialize(from: bytes, count: $0.count) }
+            }
+            let middle = UnsafeMutableBufferPointer(start: base + prefix.count, count: plan.size)
+            let written = prefix.count + (try plan.write(into: middle))
+            suffix.withUnsafeBufferPointer {
+                if let bytes = $0.baseAddress { (base + written).initialize(from: bytes, count: $0.count) }
+            }
+            return written + suffix.count
+        }
+    }
+
     /// What the first pass of compact rendering learns: the exact size, every name checked.
     struct CompactPlan {
         let tree: RenderTree
@@ -173,86 +194,74 @@ enum HTMLRenderer {
     /// nothing is added inside an element whose whitespace is content (`pre`, `textarea`,
     /// `script`, `style`), so that what it shows is what the compact form shows.
     static func renderPretty(_ tree: RenderTree) throws -> ByteBuffer {
-        var buffer = ByteBuffer(capacity: estimatedSize(of: tree))
-        var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
-        let names = NameBytes(utf8: tree.names.names)
-        let isBlock = tree.names.names.map { TagTraits(tag: $0).contains(.block) }
-        // Open elements: where each one's subtree ends, its tag, its depth, whether its closing
-        // tag goes on a line of its own, whether its whitespace is content.
-        var open: [(end: Int, tag: Int32, depth: Int, blockChildren: Bool, keepsWhitespace: Bool)] = []
-        // How many open elements keep their whitespace: inside one, nothing is added.
+        var writer = HTMLWriter(tree)
+        var walk = PrettyWalk(
+            buffer: ByteBuffer(capacity: estimatedSize(of: tree)),
+            isBlock: tree.names.names.map { TagTraits(tag: $0).contains(.block) })
+        if tree.documentElement != nil { walk.buffer.append(Doctype.text) }
+        var open: [(index: Int, closing: PrettyWalk.Closing)] = []
+        try writer.walk(from: 0, to: tree.entries.count, open: &open, &walk)
+        writer.close(upTo: tree.entries.count, open: &open, &walk)
+        return walk.finish()
+    }
+
+    /// What pretty-printing adds to the walk: indentation.
+    private struct PrettyWalk: HTMLWalk, ~Copyable {
+        /// An open element: its tag, its depth, whether its closing tag goes on a line of its
+        /// own, whether its whitespace is content.
+        struct Closing {
+            let tag: Int32
+            let depth: Int
+            let blockChildren: Bool
+            let keepsWhitespace: Bool
+        }
+
+        var buffer: ByteBuffer
+        /// Whether each name of the tree is a block element's.
+        let isBlock: [Bool]
+        /// How many open elements keep their whitespace: inside one, nothing is added.
         var keeping = 0
-        // The buffer is passed rather than captured: a local function cannot capture a
-        // noncopyable value that is returned later.
-        func newline(_ depth: Int, _ buffer: inout ByteBuffer) {
+
+        init(buffer: consuming ByteBuffer, isBlock: [Bool]) {
+            self.buffer = buffer
+            self.isBlock = isBlock
+        }
+
+        consuming func finish() -> ByteBuffer { buffer }
+
+        mutating func append(_ byte: UInt8) { buffer.append(byte) }
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.append(bytes) }
+        mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool) {
+            HTMLEscaping.append(bytes, to: &buffer, quotes: quotes)
+        }
+
+        private mutating func newline(_ depth: Int) {
             guard keeping == 0, !buffer.isEmpty else { return }
             buffer.append(UInt8(ascii: "\n"))
             buffer.append(UInt8(ascii: " "), repeated: 2 * max(depth, 0))
         }
-        func closeTag(_ tag: Int32, _ buffer: inout ByteBuffer) {
-            buffer.append(UInt8(ascii: "<"), UInt8(ascii: "/"))
-            names.append(tag, to: &buffer)
-            buffer.append(UInt8(ascii: ">"))
+
+        mutating func willOpen(element index: Int, info: TagTable.Info, depth: Int, writer: HTMLWriter) {
+            if info.isBlock { newline(depth) }
         }
-        if tree.documentElement != nil { buffer.append(Doctype.text) }
-        let entries = tree.entries
-        for index in entries.indices {
-            while let top = open.last, top.end <= index {
-                open.removeLast()
-                if top.keepsWhitespace { keeping -= 1 }
-                if top.blockChildren { newline(top.depth, &buffer) }
-                closeTag(top.tag, &buffer)
-            }
-            let entry = entries[index]
-            switch entry.kind {
-            case .text:
-                tree.withBytes(of: entry) { HTMLEscaping.append($0, to: &buffer, quotes: false) }
-            case .rawHTML:
-                tree.withBytes(of: entry) { buffer.append($0) }
-            case .element:
-                let depth = open.count
-                let tag = tree.names[entry.a]
-                let info = try tags.info(for: entry.a, in: tree.names.names)
-                if info.isBlock { newline(depth, &buffer) }
-                buffer.append(UInt8(ascii: "<"))
-                names.append(entry.a, to: &buffer)
-                if entry.b >= 0 {
-                    let attributes = tree.attributeLists[Int(entry.b)]
-                    if !tree.namesAreChecked { try HTMLNames.checkAttributes(attributes, tag: tag) }
-                    for attribute in attributes {
-                        buffer.append(UInt8(ascii: " "))
-                        buffer.append(attribute.name)
-                        buffer.append(UInt8(ascii: "="), UInt8(ascii: "\""))
-                        var value = attribute.value
-                        value.withUTF8 { HTMLEscaping.append($0, to: &buffer, quotes: true) }
-                        buffer.append(UInt8(ascii: "\""))
-                    }
-                }
-                buffer.append(UInt8(ascii: ">"))
-                let end = Int(entry.end)
-                if info.isVoid {
-                    guard end == index + 1 else {
-                        throw voidElementError(tag, at: index, end: end, in: entries)
-                    }
-                } else if end == index + 1 {
-                    closeTag(entry.a, &buffer)
-                } else {
-                    let keeps = info.keepsWhitespace
-                    let blockChildren =
-                        keeping == 0 && !keeps && containsBlock(tree, isBlock: isBlock, from: index + 1, to: end)
-                    open.append((end, entry.a, depth, blockChildren, keeps))
-                    if keeps { keeping += 1 }
-                }
-            case .fragment, .component, .suspense, .errorBoundary:
-                break
-            }
+
+        mutating func opened(element index: Int, info: TagTable.Info, depth: Int, writer: HTMLWriter) -> Closing {
+            let entry = writer.tree.entries[index]
+            let keeps = info.keepsWhitespace
+            let blockChildren =
+                keeping == 0 && !keeps
+                && containsBlock(writer.tree, isBlock: isBlock, from: index + 1, to: Int(entry.end))
+            if keeps { keeping += 1 }
+            return Closing(tag: entry.a, depth: depth, blockChildren: blockChildren, keepsWhitespace: keeps)
         }
-        while let top = open.popLast() {
-            if top.keepsWhitespace { keeping -= 1 }
-            if top.blockChildren { newline(top.depth, &buffer) }
-            closeTag(top.tag, &buffer)
+
+        mutating func entered(_ index: Int, writer: HTMLWriter) -> Closing? { nil }
+
+        mutating func close(_ closing: Closing, writer: HTMLWriter) {
+            if closing.keepsWhitespace { keeping -= 1 }
+            if closing.blockChildren { newline(closing.depth) }
+            writer.writeEndTag(closing.tag, to: &self)
         }
-        return buffer
     }
 
     /// More than the output needs unless much of the text is escaped, so that the buffer almost

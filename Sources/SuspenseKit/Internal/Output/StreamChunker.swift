@@ -187,6 +187,15 @@ final class StreamChunker: RenderObserver {
         }
         // The chunk is written around the content in one buffer: no copy of a large region.
         let (opening, closing) = replacementParts(of: id.description)
+        if StreamMarkup.isUnmarked(tree) {
+            // Nothing to mark: the compact renderer's two passes, straight into the chunk.
+            let chunk = try HTMLRenderer.renderCompactString(tree, after: opening, before: closing)
+            removeRegions(inside: id)
+            regions[id]?.pending = pending
+            fresh.insert(id)
+            channel.send(chunk, cost: chunk.utf8.count)
+            return
+        }
         var output = try markup.render(tree, from: 1, to: tree.entries.count, prefix: opening)
         removeRegions(inside: id)
         regions[id]?.pending = pending

@@ -69,6 +69,22 @@ struct StreamMarkup {
         }
     }
 
+    /// Whether the entries of `tree` after the first hold nothing a stream marks or holds back:
+    /// no boundary and no `html` element (in any letter case). Then a region's content is
+    /// exactly the compact form of `tree` (whose first entry, the boundary, writes nothing).
+    static func isUnmarked(_ tree: RenderTree) -> Bool {
+        if tree.names.names.contains(where: { HTMLNames.sameName($0, "html") }) { return false }
+        let entries = tree.entries
+        var index = 1
+        while index < entries.count {
+            switch entries[index].kind {
+            case .suspense, .errorBoundary: return false
+            case .text, .rawHTML, .element, .fragment, .component: index += 1
+            }
+        }
+        return true
+    }
+
     /// Whether a Suspense entry shows its fallback.
     static func isPending(_ entry: RenderTree.Entry, in tree: RenderTree) -> Bool {
         entry.kind == .suspense && tree.suspenseStates[Int(entry.a)] != .resolved
@@ -82,12 +98,34 @@ struct StreamMarkup {
         _ tree: RenderTree, from first: Int, to end: Int, stop: Int? = nil, heldContent: Bool = false,
         prefix: [UInt8] = []
     ) throws -> Output {
-        var output = Output()
-        output.html = prefix
-        output.html.reserveCapacity(prefix.count + HTMLRenderer.estimatedSize(of: tree) + 64)
-        var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
-        /// Tag names as bytes, copied instead of read from a `String` for every element.
-        let names = NameBytes(utf8: tree.names.names)
+        var walk = Walk(
+            markup: self, heldContent: heldContent, names: markers && !heldContent ? tree.names.names.count : 0)
+        walk.output.html = prefix
+        walk.output.html.reserveCapacity(prefix.count + HTMLRenderer.estimatedSize(of: tree) + 64)
+        var writer = HTMLWriter(tree)
+        let limit = min(stop ?? end, end)
+        // The very start of a document, before any marker (see Doctype); in order, only once the
+        // `html` element is written: a boundary before it may still replace it.
+        if first == 0, let document = tree.documentElement, document < limit { walk.output.html += Doctype.bytes }
+        var open: [(index: Int, closing: Walk.Closing)] = []
+        try writer.walk(from: first, to: limit, open: &open, &walk)
+        writer.close(upTo: limit == end ? Int.max : limit, open: &open, &walk)
+        if limit < end {
+            for top in open.reversed() {
+                switch top.closing {
+                case .tag(let tag, _): writer.writeEndTag(tag, to: &walk.output.unclosed)
+                case .marker(let id): walk.output.unclosed += self.end(id.description)
+                case .heldBoundary: break
+                case .heldElement(let tag, _, _): writer.writeEndTag(tag, to: &walk.output.unclosed)
+                }
+            }
+        }
+        return walk.output
+    }
+
+    /// What the stream adds to the walk: markers around boundaries, held elements, the held
+    /// document end.
+    private struct Walk: HTMLWalk {
         /// What closes at each open entry's end: a tag, or a boundary's end marker.
         enum Closing {
             case tag(Int32, held: Bool)
@@ -97,44 +135,96 @@ struct StreamMarkup {
             /// The end of the held element that starts at this byte offset.
             case heldElement(Int32, start: Int, firstBoundary: Int)
         }
-        var open: [(end: Int, closing: Closing)] = []
-        /// How many elements are open: a document's `<html>` is at depth 0, its `<body>` at 1.
-        var elementDepth = 0
-        var documentRoot = false
+
+        let markup: StreamMarkup
+        var output = Output()
+        var document: DocumentEnd
         /// Whether the entries written now are inside a held element (or held content).
-        var inHeld = heldContent
+        var inHeld: Bool
         /// The boundaries around the entry written now, innermost last (indices in
         /// `output.boundaries`).
         var around: [Int] = []
-        var unmarkable = [Bool?](repeating: nil, count: markers && !heldContent ? tree.names.names.count : 0)
-        func close(_ closing: Closing) {
+        /// Whether each name cannot hold markers, once known (empty: nothing is held).
+        var unmarkable: [Bool?]
+        /// Where the element being opened starts in `output.html`.
+        var elementStart = 0
+
+        init(markup: StreamMarkup, heldContent: Bool, names: Int) {
+            self.markup = markup
+            document = DocumentEnd(holds: markup.holdsDocumentEnd)
+            inHeld = heldContent
+            unmarkable = [Bool?](repeating: nil, count: names)
+        }
+
+        mutating func append(_ byte: UInt8) { output.html.append(byte) }
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { output.html.append(contentsOf: bytes) }
+        mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool) {
+            HTMLEscaping.append(bytes, to: &output.html, quotes: quotes)
+        }
+
+        mutating func willOpen(element index: Int, info: TagTable.Info, depth: Int, writer: HTMLWriter) {
+            elementStart = output.html.count
+        }
+
+        mutating func opened(element index: Int, info: TagTable.Info, depth: Int, writer: HTMLWriter) -> Closing {
+            let tag = writer.tree.entries[index].a
+            let held = document.open(writer.tree.names[tag])
+            if !inHeld && !unmarkable.isEmpty && isUnmarkable(tag, writer.tree) {
+                inHeld = true
+                return .heldElement(tag, start: elementStart, firstBoundary: output.boundaries.count)
+            }
+            return .tag(tag, held: held)
+        }
+
+        mutating func entered(_ index: Int, writer: HTMLWriter) -> Closing? {
+            let entry = writer.tree.entries[index]
+            guard entry.kind == .suspense || entry.kind == .errorBoundary, markup.markers,
+                let id = writer.tree.boundaryID(of: entry)
+            else { return nil }
+            let boundaryIndex = output.boundaries.count
+            var boundary = Boundary(
+                id: id, parent: around.last, pending: StreamMarkup.isPending(entry, in: writer.tree))
+            let closing: Closing
+            if inHeld {
+                boundary.held = (nil, output.html.count..<output.html.count)
+                closing = .heldBoundary(boundaryIndex)
+            } else {
+                output.html += markup.start(id.description)
+                closing = .marker(id)
+            }
+            output.boundaries.append(boundary)
+            around.append(boundaryIndex)
+            return closing
+        }
+
+        mutating func close(_ closing: Closing, writer: HTMLWriter) {
             switch closing {
             case .tag(let tag, let held):
-                elementDepth -= 1
+                document.close()
                 if held {
-                    append(closingTag: tag, of: names, to: &output.tail)
+                    writer.writeEndTag(tag, to: &output.tail)
                 } else {
-                    append(closingTag: tag, of: names, to: &output.html)
+                    writer.writeEndTag(tag, to: &output.html)
                 }
             case .marker(let id):
                 around.removeLast()
-                output.html += self.end(id.description)
+                output.html += markup.end(id.description)
             case .heldBoundary(let index):
                 around.removeLast()
                 let range = output.boundaries[index].held!.range
                 output.boundaries[index].held!.range = range.lowerBound..<output.html.count
             case .heldElement(let tag, let start, let firstBoundary):
-                elementDepth -= 1
-                append(closingTag: tag, of: names, to: &output.html)
+                document.close()
+                writer.writeEndTag(tag, to: &output.html)
                 inHeld = false
                 guard firstBoundary < output.boundaries.count else { return }
                 // Marked as a whole: the boundaries' ranges become offsets in the element.
                 let key = "h" + output.boundaries[firstBoundary].id.description
                 let bytes = Array(output.html[start...])
                 output.html.removeSubrange(start...)
-                output.html += self.start(key)
+                output.html += markup.start(key)
                 output.html += bytes
-                output.html += self.end(key)
+                output.html += markup.end(key)
                 let element = output.held.count
                 output.held.append(HeldElement(key: key, bytes: bytes))
                 for index in firstBoundary..<output.boundaries.count {
@@ -143,109 +233,13 @@ struct StreamMarkup {
                 }
             }
         }
-        let entries = tree.entries
-        let limit = min(stop ?? end, end)
-        // The very start of a document, before any marker (see Doctype); in order, only once the
-        // `html` element is written: a boundary before it may still replace it.
-        if first == 0, let document = tree.documentElement, document < limit { output.html += Doctype.bytes }
-        var index = first
-        while index < limit {
-            while let top = open.last, top.end <= index {
-                open.removeLast()
-                close(top.closing)
-            }
-            let entry = entries[index]
-            switch entry.kind {
-            case .text:
-                tree.withBytes(of: entry) { HTMLEscaping.append($0, to: &output.html, quotes: false) }
-            case .rawHTML:
-                tree.withBytes(of: entry) { output.html.append(contentsOf: $0) }
-            case .element:
-                let tag = tree.names[entry.a]
-                let info = try tags.info(for: entry.a, in: tree.names.names)
-                let elementStart = output.html.count
-                output.html.append(UInt8(ascii: "<"))
-                output.html += names.bytes[names.ranges[Int(entry.a)]]
-                if entry.b >= 0 {
-                    for attribute in tree.attributeLists[Int(entry.b)] {
-                        if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
-                        output.html.append(UInt8(ascii: " "))
-                        output.html.append(contentsOf: attribute.name.utf8)
-                        output.html.append(contentsOf: "=\"".utf8)
-                        HTMLEscaping.appendAttribute(attribute.value, to: &output.html)
-                        output.html.append(UInt8(ascii: "\""))
-                    }
-                }
-                output.html.append(UInt8(ascii: ">"))
-                let entryEnd = Int(entry.end)
-                if info.isVoid {
-                    guard entryEnd == index + 1 else {
-                        throw voidElementError(tag, at: index, end: entryEnd, in: entries)
-                    }
-                } else {
-                    // Tag names in any letter case, as HTML reads them (`HTML`, `Body`).
-                    if elementDepth == 0 { documentRoot = holdsDocumentEnd && HTMLNames.sameName(tag, "html") }
-                    let held =
-                        documentRoot && (elementDepth == 0 || (elementDepth == 1 && HTMLNames.sameName(tag, "body")))
-                    elementDepth += 1
-                    if !inHeld && !unmarkable.isEmpty && isUnmarkable(entry.a, tree, &unmarkable) {
-                        inHeld = true
-                        open.append(
-                            (
-                                entryEnd,
-                                .heldElement(entry.a, start: elementStart, firstBoundary: output.boundaries.count)
-                            ))
-                    } else {
-                        open.append((entryEnd, .tag(entry.a, held: held)))
-                    }
-                }
-            case .suspense, .errorBoundary:
-                if markers, let id = tree.boundaryID(of: entry) {
-                    let index = output.boundaries.count
-                    var boundary = Boundary(id: id, parent: around.last, pending: Self.isPending(entry, in: tree))
-                    if inHeld {
-                        boundary.held = (nil, output.html.count..<output.html.count)
-                        open.append((Int(entry.end), .heldBoundary(index)))
-                    } else {
-                        output.html += self.start(id.description)
-                        open.append((Int(entry.end), .marker(id)))
-                    }
-                    output.boundaries.append(boundary)
-                    around.append(index)
-                }
-            case .fragment, .component:
-                break
-            }
-            index += 1
-        }
-        while let top = open.last, top.end <= limit || limit == end {
-            open.removeLast()
-            close(top.closing)
-        }
-        if limit < end {
-            for top in open.reversed() {
-                switch top.closing {
-                case .tag(let tag, _): append(closingTag: tag, of: names, to: &output.unclosed)
-                case .marker(let id): output.unclosed += self.end(id.description)
-                case .heldBoundary: break
-                case .heldElement(let tag, _, _): append(closingTag: tag, of: names, to: &output.unclosed)
-                }
-            }
-        }
-        return output
-    }
 
-    /// Whether the element named at `index` cannot hold markers, looked up once per name.
-    private func isUnmarkable(_ index: Int32, _ tree: RenderTree, _ known: inout [Bool?]) -> Bool {
-        if let known = known[Int(index)] { return known }
-        let result = TagTraits(tag: tree.names[index]).contains(.unmarkable)
-        known[Int(index)] = result
-        return result
-    }
-
-    private func append(closingTag tag: Int32, of names: NameBytes, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: "</".utf8)
-        buffer += names.bytes[names.ranges[Int(tag)]]
-        buffer.append(UInt8(ascii: ">"))
+        /// Whether the element named at `index` cannot hold markers, looked up once per name.
+        private mutating func isUnmarkable(_ index: Int32, _ tree: RenderTree) -> Bool {
+            if let known = unmarkable[Int(index)] { return known }
+            let result = TagTraits(tag: tree.names[index]).contains(.unmarkable)
+            unmarkable[Int(index)] = result
+            return result
+        }
     }
 }

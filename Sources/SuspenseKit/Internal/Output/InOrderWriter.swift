@@ -4,42 +4,29 @@
 ///
 /// It keeps a cursor into the visible tree: the index of the next entry to write and the entries
 /// open there. Everything before the cursor was written from the trees before; the writer holds
-/// back every region that could still change (see `stop(in:)`), so the entries before the cursor
-/// are the same in every later tree, and the cursor stays valid in them. Only the ends of the
-/// open entries move (their content after the cursor grows or shrinks): they are read from each
-/// new tree.
+/// back every region that could still change (see `stop(in:from:)`), so the entries before the
+/// cursor are the same in every later tree, and the cursor stays valid in them. Only the ends of
+/// the open entries move (their content after the cursor grows or shrinks): they are read from
+/// each new tree.
 ///
 /// A tree may hold only a window of the document (`RenderTree.Window`): from where the writer
 /// stopped, which it names in `resume`, to the first pending Suspense. Its indices are then
 /// the window's: the writer keeps its cursor and open entries as indices of the whole document
 /// too, and reads each tree in its own.
+///
+/// The writing itself is ``HTMLWriter``'s walk; the in-order mode adds the doctype's place, the
+/// held document end and the indices of the whole document (see `Walk`).
 struct InOrderWriter {
-    /// An entry open at the cursor: an element (whose closing tag is written at its end) or
-    /// another entry with children (kept for the path from the root, which `stop(in:)` reads).
-    private struct Open {
-        /// Its index: in the tree being read, and in the whole document.
-        var index: Int
-        var absolute: Int
-        /// The element's tag, -1 for any other entry.
-        var tag: Int32
-        /// Whether its closing tag goes to the document's end (a root `<html>` and its `<body>`).
-        var held: Bool
-    }
-
     /// Whether the closing tags of a root `<html>` element and its `<body>` are held back.
     let holdsDocumentEnd: Bool
-    /// The index of the next entry to write: in the tree being read, and in the whole document.
+    /// The index of the next entry to write, in the whole document.
     private var cursor = 0
-    private var absoluteCursor = 0
-    /// Whether text or an element was written: then no later `html` element is the document's
-    /// (`RenderTree.documentElement`, which a window, missing what was written, cannot tell).
-    private var wroteContent = false
-    private var open: [Open] = []
-    /// How many elements are open: a document's `<html>` is at depth 0, its `<body>` at 1.
-    private var elementDepth = 0
-    private var documentRoot = false
-    /// Held-back closing tags (`</body></html>`), written last.
-    private var tail: [UInt8] = []
+    /// The entries open at the cursor, by their index in the tree being read (their index in the
+    /// whole document is their closing's): elements (whose closing tags are written at their
+    /// ends) and other entries with children (kept for the path from the root, which
+    /// `stop(in:from:)` reads).
+    private var open: [(index: Int, closing: Walk.Closing)] = []
+    private var walk: Walk
     /// The tag names of the last tree written, for `unclosed`.
     private var names = NameTable()
     /// Whether the whole document was written.
@@ -52,6 +39,7 @@ struct InOrderWriter {
 
     init(holdsDocumentEnd: Bool) {
         self.holdsDocumentEnd = holdsDocumentEnd
+        walk = Walk(document: DocumentEnd(holds: holdsDocumentEnd))
     }
 
     /// Writes `tree` from the cursor to the first place that may still change, or to its end
@@ -59,120 +47,116 @@ struct InOrderWriter {
     mutating func advance(_ tree: RenderTree, whole: Bool) throws -> [UInt8] {
         guard !isComplete else { return [] }
         let entries = tree.entries
-        // The tree's indices: a window's start from where the document stopped, or the whole
-        // document's.
-        let offset: Int
+        // The cursor in the tree's indices: a window's start from where the document stopped, or
+        // the whole document's.
+        let start: Int
         if let window = tree.window, window.start > 0 {
             guard window.start == open.count else { throw StreamError.sentPrefixChanged }
             for level in open.indices { open[level].index = level }
-            cursor = window.start
-            offset = absoluteCursor - cursor
+            start = window.start
         } else {
-            for level in open.indices { open[level].index = open[level].absolute }
-            cursor = absoluteCursor
-            offset = 0
+            for level in open.indices { open[level].index = open[level].closing.absolute }
+            start = cursor
         }
-        guard cursor <= entries.count else { throw StreamError.sentPrefixChanged }
-        let stop = whole ? entries.count : self.stop(in: tree) ?? entries.count
-        // `stop(in:)` never holds back a place before the cursor: the held-region rule kept
+        guard start <= entries.count else { throw StreamError.sentPrefixChanged }
+        let stop = whole ? entries.count : self.stop(in: tree, from: start) ?? entries.count
+        // `stop(in:from:)` never holds back a place before the cursor: the held-region rule kept
         // every region that could change from being written.
-        guard stop >= cursor else { throw StreamError.sentPrefixChanged }
+        guard stop >= start else { throw StreamError.sentPrefixChanged }
         names = tree.names
-        var html: [UInt8] = []
-        var tags = TagTable(count: tree.names.names.count, namesAreChecked: tree.namesAreChecked)
-        while cursor < stop {
-            closeFinished(at: cursor, in: tree, to: &html)
-            let index = cursor
-            let entry = entries[index]
-            let entryEnd = Int(entry.end)
-            switch entry.kind {
-            case .text:
-                tree.withBytes(of: entry) { HTMLEscaping.append($0, to: &html, quotes: false) }
-                if entry.b > 0 { wroteContent = true }
-            case .rawHTML:
-                tree.withBytes(of: entry) { html.append(contentsOf: $0) }
-                if entry.b > 0 { wroteContent = true }
-            case .element:
-                let tag = tree.names[entry.a]
-                let info = try tags.info(for: entry.a, in: tree.names.names)
-                // The doctype, right before a document's `html` element (see Doctype): written
-                // only now, since a boundary before it could still replace it.
-                if elementDepth == 0, !wroteContent, HTMLNames.sameName(tag, "html") { html += Doctype.bytes }
-                wroteContent = true
-                html.append(UInt8(ascii: "<"))
-                html.append(contentsOf: tag.utf8)
-                if entry.b >= 0 {
-                    for attribute in tree.attributeLists[Int(entry.b)] {
-                        if !tree.namesAreChecked { try HTMLNames.checkAttribute(attribute.name, tag: tag) }
-                        html.append(UInt8(ascii: " "))
-                        html.append(contentsOf: attribute.name.utf8)
-                        html.append(contentsOf: "=\"".utf8)
-                        HTMLEscaping.appendAttribute(attribute.value, to: &html)
-                        html.append(UInt8(ascii: "\""))
-                    }
-                }
-                html.append(UInt8(ascii: ">"))
-                if info.isVoid {
-                    guard entryEnd == index + 1 else {
-                        throw voidElementError(tag, at: index, end: entryEnd, in: entries)
-                    }
-                } else {
-                    // Tag names in any letter case, as HTML reads them (`HTML`, `Body`).
-                    if elementDepth == 0 { documentRoot = holdsDocumentEnd && HTMLNames.sameName(tag, "html") }
-                    let held =
-                        documentRoot && (elementDepth == 0 || (elementDepth == 1 && HTMLNames.sameName(tag, "body")))
-                    elementDepth += 1
-                    open.append(Open(index: index, absolute: index + offset, tag: entry.a, held: held))
-                }
-            case .suspense, .errorBoundary, .fragment, .component:
-                if entryEnd > index + 1 {
-                    open.append(Open(index: index, absolute: index + offset, tag: -1, held: false))
-                }
-            }
-            cursor += 1
-        }
-        closeFinished(at: stop, in: tree, to: &html)
-        absoluteCursor = cursor + offset
+        var writer = HTMLWriter(tree)
+        walk.offset = cursor - start
+        walk.html = []
+        try writer.walk(from: start, to: stop, open: &open, &walk)
+        writer.close(upTo: stop, open: &open, &walk)
+        cursor = stop + walk.offset
         heldBoundary = stop < entries.count ? tree.boundaryID(of: entries[stop]) : nil
         resume = stop < entries.count ? tree.window?.resume(at: stop) : nil
         if stop == entries.count {
-            html += tail
-            tail = []
+            walk.html += walk.tail
+            walk.tail = []
             isComplete = true
         }
+        if !walk.html.isEmpty { walk.wroteContent = true }
+        let html = walk.html
+        walk.html = []
         return html
-    }
-
-    /// Closes the open entries that end at or before `index`.
-    private mutating func closeFinished(at index: Int, in tree: RenderTree, to html: inout [UInt8]) {
-        while let top = open.last, Int(tree.entries[top.index].end) <= index {
-            open.removeLast()
-            guard top.tag >= 0 else { continue }
-            elementDepth -= 1
-            if top.held {
-                append(closingTag: top.tag, of: tree, to: &tail)
-            } else {
-                append(closingTag: top.tag, of: tree, to: &html)
-            }
-        }
     }
 
     /// What closes the elements open at the cursor, innermost first (held tags included): the
     /// end of a page whose render failed after some of it was sent.
     var unclosed: [UInt8] {
         var html: [UInt8] = []
-        for top in open.reversed() where top.tag >= 0 {
+        for top in open.reversed() where top.closing.tag >= 0 {
             html.append(contentsOf: "</".utf8)
-            html.append(contentsOf: names[top.tag].utf8)
+            html.append(contentsOf: names[top.closing.tag].utf8)
             html.append(UInt8(ascii: ">"))
         }
         return html
     }
 
-    private func append(closingTag tag: Int32, of tree: RenderTree, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: "</".utf8)
-        buffer.append(contentsOf: tree.names[tag].utf8)
-        buffer.append(UInt8(ascii: ">"))
+    /// What the in-order mode adds to the walk: the doctype right before a document's `html`
+    /// element, its held end, and every entry with children on the stack with its index in the
+    /// whole document.
+    private struct Walk: HTMLWalk {
+        struct Closing {
+            /// The element's tag, -1 for any other entry.
+            var tag: Int32
+            /// Whether its closing tag goes to the document's end (a root `<html>` and its `<body>`).
+            var held: Bool
+            /// Its index in the whole document.
+            var absolute: Int
+        }
+
+        var document: DocumentEnd
+        /// What the tree's indices add to make the whole document's (a window's start is not
+        /// the document's).
+        var offset = 0
+        /// Whether an earlier advance wrote anything (text, raw HTML or an element): then no later
+        /// `html` element is the document's (`RenderTree.documentElement`, which a window, missing
+        /// what was written, cannot tell).
+        var wroteContent = false
+        /// What this advance writes.
+        var html: [UInt8] = []
+        /// Held-back closing tags (`</body></html>`), written last.
+        var tail: [UInt8] = []
+
+        mutating func append(_ byte: UInt8) { html.append(byte) }
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) { html.append(contentsOf: bytes) }
+        mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool) {
+            HTMLEscaping.append(bytes, to: &html, quotes: quotes)
+        }
+
+        mutating func willOpen(element index: Int, info: TagTable.Info, depth: Int, writer: HTMLWriter) {
+            // The doctype, right before a document's `html` element (see Doctype): written only
+            // now, since a boundary before it could still replace it; only if nothing (but empty
+            // text) came before it, in this advance or an earlier one.
+            if document.isAtRoot, !wroteContent, html.isEmpty,
+                HTMLNames.sameName(writer.tree.names[writer.tree.entries[index].a], "html")
+            {
+                html += Doctype.bytes
+            }
+        }
+
+        mutating func opened(element index: Int, info: TagTable.Info, depth: Int, writer: HTMLWriter) -> Closing {
+            let tag = writer.tree.entries[index].a
+            return Closing(tag: tag, held: document.open(writer.tree.names[tag]), absolute: index + offset)
+        }
+
+        mutating func entered(_ index: Int, writer: HTMLWriter) -> Closing? {
+            guard Int(writer.tree.entries[index].end) > index + 1 else { return nil }
+            return Closing(tag: -1, held: false, absolute: index + offset)
+        }
+
+        mutating func close(_ closing: Closing, writer: HTMLWriter) {
+            guard closing.tag >= 0 else { return }
+            document.close()
+            if closing.held {
+                writer.writeEndTag(closing.tag, to: &tail)
+            } else {
+                writer.writeEndTag(closing.tag, to: &html)
+            }
+        }
     }
 
     // MARK: What may still change
@@ -196,7 +180,7 @@ struct InOrderWriter {
     /// What was written never had anything pending inside it, so nothing before the cursor is
     /// held: the stop is never before the cursor, and the tree is read from the cursor to the
     /// first pending Suspense only.
-    private func stop(in tree: RenderTree) -> Int? {
+    private func stop(in tree: RenderTree, from cursor: Int) -> Int? {
         let entries = tree.entries
         var path = open.map(\.index)
         var index = cursor

@@ -130,6 +130,44 @@ import Testing
         #expect(whole == "<main><h2>a loaded</h2><p>p loaded</p><p>f loaded</p></main>")
     }
 
+    /// Loads `doc`, then shows an `html` element.
+    struct GatedDocument: Component {
+        let value: String
+        init(gates: Gates) throws {
+            value = try resolveValue(key: "doc") { try await gates.value("doc") }
+        }
+        var body: some Component { Element("html") { Element("body") { Text(value) } } }
+    }
+
+    struct TextThenDocument: Component {
+        let gates: Gates
+        var body: some Component {
+            Text("intro")
+            Suspense {
+                try GatedDocument(gates: gates)
+            } fallback: {
+                Text("loading")
+            }
+        }
+    }
+
+    /// Text before an `html` element makes the page no document, so no doctype goes before the
+    /// element, even when the text was sent in an earlier chunk and the element comes in a later
+    /// window of the page, which does not hold the text.
+    @Test func textSentBeforeAnHTMLElementKeepsTheDoctypeOut() async throws {
+        let gates = Gates()
+        var chunks = ChunkReader(
+            try await renderStream(TextThenDocument(gates: gates), stream: StreamOptions(order: .inOrder)))
+        #expect(try await chunks.next() == "intro")
+        gates.open("doc")
+        var rest = ""
+        while !rest.hasSuffix("</html>") { rest += try await chunks.next() }
+        #expect(rest == "<html><body>doc loaded</body></html>")
+        try await chunks.end()
+        let whole = try await render(TextThenDocument(gates: Self.openGates("doc")), as: .html)
+        #expect(whole == "intro<html><body>doc loaded</body></html>")
+    }
+
     /// A page of `count` Suspenses in a list, each around an item whose query answers after a
     /// yield: most resolve after the shell, one pass each.
     struct Items: Component {

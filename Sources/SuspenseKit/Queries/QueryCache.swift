@@ -12,11 +12,12 @@ import Synchronization
 /// shown, and the stubbed outcome arrives through the normal query path, as a real result
 /// would; `.pending` leaves the key pending for good.
 ///
-/// How long results are used is the cache's choice: ``FailureRetention`` says whether a failure
-/// is kept for later renders, and a `lifetime` makes values and failures expire on the cache's
-/// clock, after which the next reader runs the query again. Either way, a result delivered to a
-/// render (and a failure it met) is what that render's components read until it ends.
-/// ``removeValue(for:)`` and ``removeAll()`` forget results by hand.
+/// How long results are used is the cache's choice: a `capacity` bounds how many are kept (the
+/// least recently used evicted first), ``FailureRetention`` says whether a failure is kept for
+/// later renders, and a `lifetime` makes values and failures expire on the cache's clock, after
+/// which the next reader runs the query again. Either way, a result delivered to a render (and a
+/// failure it met) is what that render's components read until it ends. ``removeValue(for:)``
+/// and ``removeAll()`` forget results by hand, and win over a run in flight.
 public final class QueryCache: Sendable {
     /// Whether a failed query's error is kept for later renders.
     public enum FailureRetention: Sendable {

@@ -43,6 +43,35 @@ struct CacheCapacityTests {
         #expect(cache.statistics.entries == 3)
     }
 
+    @Test func evictionFollowsAReferenceModelOverThousandsOfReadsAndStores() {
+        // Enough churn that the table compacts its storage many times under the order.
+        let cache = QueryCache(capacity: 50)
+        var model: [String] = []  // least recently used first
+        var generator = SystemRandomNumberGenerator()
+        var evictions = 0
+        for step in 0..<5000 {
+            let key = "k\(Int.random(in: 0..<120, using: &generator))"
+            if Bool.random(using: &generator) {
+                cache.store(step, for: key)
+                model.removeAll { $0 == key }
+                model.append(key)
+                if model.count > 50 {
+                    model.removeFirst()
+                    evictions += 1
+                }
+            } else {
+                let found = cache.contains(key)
+                #expect(found == model.contains(key))
+                if found {
+                    model.removeAll { $0 == key }
+                    model.append(key)
+                }
+            }
+        }
+        #expect(cache.keysByRecency == model)
+        #expect(cache.statistics.evictions == evictions)
+    }
+
     @Test func everyResultDeliveredToARenderStaysReadableThoughEvicted() async throws {
         // Ten keys in one render on a cache of two: each query runs once, and every component
         // shows its value, though most results were evicted before it was evaluated again.

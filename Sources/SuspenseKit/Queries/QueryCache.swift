@@ -329,6 +329,9 @@ public final class QueryCache: Sendable {
     /// How many results are kept at most; nil: no bound.
     var capacity: Int? { state.withLock { $0.capacity } }
 
+    /// The keys of the stored results, least recently used first, with a capacity or lifetime.
+    var keysByRecency: [String] { state.withLock { $0.table.keysByRecency() } }
+
     /// How many results the cache's table holds before its storage grows.
     var tableCapacity: Int { state.withLock { $0.table.capacity } }
 
@@ -450,7 +453,13 @@ public final class QueryCache: Sendable {
         guard !keys.isEmpty else { return }
         state.withLock { state in
             for key in keys {
-                if case .failure? = state.entry(key, now: nil) { state.removeStored(key) }
+                guard case .failure? = state.entry(key, now: nil) else { continue }
+                if state.running(key) != nil {
+                    // Stored by hand while a run is in flight: the run goes on, and is kept.
+                    state.storedWhileRunning[key] = nil
+                } else {
+                    state.removeStored(key)
+                }
             }
         }
     }

@@ -70,6 +70,17 @@ struct ResultTable<Value> {
         newer[position] = -2
     }
 
+    /// The keys in the recency order, least recently used first (for tests).
+    func keysByRecency() -> [String] {
+        var keys: [String] = []
+        var position = oldest
+        while position >= 0 {
+            keys.append(self.keys[position])
+            position = newer[position]
+        }
+        return keys
+    }
+
     /// The key at a stored position.
     func key(at position: Int) -> String { keys[position] }
 

@@ -242,7 +242,7 @@ struct CacheCapacityTests {
         #expect(runs.value == 1)
         #expect(statistics.misses == 1)
         #expect(statistics.coalesced == 1)
-        #expect(statistics.hits >= 1)
+        #expect(statistics.hits == 1)
         #expect(statistics.entries == 1)
         #expect(statistics.evictions == 0 && statistics.expirations == 0)
     }

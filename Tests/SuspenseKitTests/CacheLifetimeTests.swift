@@ -35,12 +35,21 @@ struct CacheLifetimeTests {
         }
     }
 
-    @Test func aFailureIsKeptForLaterRendersByDefault() async throws {
-        let cache = QueryCache()
+    @Test func aKeptFailureIsServedToLaterRenders() async throws {
+        let cache = QueryCache(failures: .keep)
         let flaky = Flaky(failures: 1)
         #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "failed: unavailable")
         #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "failed: unavailable")
         #expect(flaky.calls.value == 1)
+    }
+
+    @Test func aTransientFailureIsNotServedToTheNextRenderByDefault() async throws {
+        // A shared cache made with the defaults: one failure must not answer every later request.
+        let cache = QueryCache()
+        let flaky = Flaky(failures: 1)
+        #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "failed: unavailable")
+        #expect(try await render(Page(flaky: flaky), as: .plain, cache: cache) == "loaded after 2 calls")
+        #expect(flaky.calls.value == 2)
     }
 
     @Test(arguments: [true, false])

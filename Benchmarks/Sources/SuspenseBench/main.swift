@@ -8,6 +8,7 @@
 //     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline|page|
 //                             streamed-page|streamed-boundaries N [TIMES]
 //     SuspenseBench --rss suspending|sleeping|static-html N TIMES
+//     SuspenseBench --churn READS KEYS CAPACITY   (a shared cache under churn: BenchmarkTrees/Churn.swift)
 //     SuspenseBench --in-order [--runs N] [--boundaries 10,100,…]   (BenchmarkTrees/InOrderBench.swift)
 //
 // Peak memory is measured in a fresh subprocess per subject (this executable with
@@ -234,6 +235,12 @@ struct SuspenseBench {
         }
         if arguments.first == "--profile", (3...4).contains(arguments.count), let items = Int(arguments[2]) {
             try await profile(arguments[1], items: items, times: arguments.count == 4 ? Int(arguments[3]) ?? 1 : 1)
+            return
+        }
+        if arguments.first == "--churn", arguments.count == 4, let reads = Int(arguments[1]),
+            let keys = Int(arguments[2]), let capacity = Int(arguments[3])
+        {
+            try await Churn.run(reads: reads, keys: keys, capacity: capacity)
             return
         }
         if arguments.first == "--in-order" {

@@ -12,20 +12,22 @@ import Synchronization
 /// shown, and the stubbed outcome arrives through the normal query path, as a real result
 /// would; `.pending` leaves the key pending for good.
 ///
-/// How long results are used is the cache's choice: ``FailureRetention`` says whether a failure
-/// is kept for later renders, and a `lifetime` makes values and failures expire on the cache's
-/// clock, after which the next reader runs the query again. Either way, a result delivered to a
-/// render (and a failure it met) is what that render's components read until it ends.
-/// ``removeValue(for:)`` and ``removeAll()`` forget results by hand.
+/// How long results are used is the cache's choice: a `capacity` bounds how many are kept (the
+/// least recently used evicted first), ``FailureRetention`` says whether a failure is kept for
+/// later renders, and a `lifetime` makes values and failures expire on the cache's clock, after
+/// which the next reader runs the query again. Either way, a result delivered to a render (and a
+/// failure it met) is what that render's components read until it ends. ``removeValue(for:)``
+/// and ``removeAll()`` forget results by hand, and win over a run in flight.
 public final class QueryCache: Sendable {
     /// Whether a failed query's error is kept for later renders.
     public enum FailureRetention: Sendable {
         /// Kept like a value: later renders with this cache rethrow it without running the
-        /// query again (the default).
+        /// query again.
         case keep
         /// Kept only while the renders that met it run: once one of them ends, the failure is
         /// forgotten and the next render runs the query again (a render that met it still
-        /// reads it until it ends).
+        /// reads it until it ends). The default: a transient failure is not served to every
+        /// later request.
         case dropAfterRender
     }
 
@@ -76,6 +78,21 @@ public final class QueryCache: Sendable {
         let lifetime: Duration?
         /// When each value or failure was stored, on the cache's clock, while there is a lifetime.
         var storedAt: [String: Duration] = [:]
+        /// How many results are kept at most; nil: no bound.
+        let capacity: Int?
+        /// What `statistics` reports, counted under the lock.
+        var hits = 0
+        var misses = 0
+        var coalesced = 0
+        var evictions = 0
+        var expirations = 0
+
+        init(lifetime: Duration?, capacity: Int?) {
+            self.lifetime = lifetime
+            self.capacity = capacity
+            // The recency order is what eviction and the freeing of expired results walk.
+            if capacity != nil || lifetime != nil { table.trackRecency() }
+        }
 
         /// How many results are stored.
         var storedCount: Int { table.count - runningCount + storedWhileRunning.count }
@@ -86,10 +103,14 @@ public final class QueryCache: Sendable {
             let probe = table.probe(key)
             guard let position = probe.position else { return (probe, nil) }
             let cell = table[position: position]
-            if case .stored = cell, let now, let lifetime, let stored = storedAt[key], now - stored >= lifetime {
-                table.remove(at: probe)
-                storedAt[key] = nil
-                return (table.probe(key), nil)
+            if case .stored = cell {
+                if let now, let lifetime, let stored = storedAt[key], now - stored >= lifetime {
+                    table.remove(at: probe)
+                    storedAt[key] = nil
+                    expirations += 1
+                    return (table.probe(key), nil)
+                }
+                table.markUsed(position)
             }
             return (probe, cell)
         }
@@ -136,6 +157,33 @@ public final class QueryCache: Sendable {
             storedWhileRunning[key] = nil
         }
 
+        /// Makes room after a result was stored at `now`: frees at most two expired results
+        /// from the least recently used end (a small step per store, never a sweep: an expired
+        /// result nobody reads again reaches that end as newer ones are stored), then evicts the
+        /// least recently used results beyond the capacity. Runs in flight are outside the
+        /// order, so never evicted.
+        mutating func makeRoom(now: Duration?) {
+            guard table.tracksRecency else { return }
+            if let now, let lifetime {
+                for _ in 0..<2 {
+                    let position = table.oldest
+                    guard position >= 0 else { break }
+                    let key = table.key(at: position)
+                    guard let stored = storedAt[key], now - stored >= lifetime else { break }
+                    table.removeValue(forKey: key)
+                    storedAt[key] = nil
+                    expirations += 1
+                }
+            }
+            guard let capacity else { return }
+            while table.count - runningCount > capacity, table.oldest >= 0 {
+                let key = table.key(at: table.oldest)
+                table.removeValue(forKey: key)
+                if lifetime != nil { storedAt[key] = nil }
+                evictions += 1
+            }
+        }
+
         /// Stores a result at `now`. A run of the key in flight goes on, and replaces it when
         /// it finishes.
         mutating func store(_ entry: Entry, for key: String, now: Duration?) {
@@ -145,23 +193,31 @@ public final class QueryCache: Sendable {
                     storedWhileRunning[key] = entry
                 } else {
                     table[position: position] = .stored(entry)
+                    table.markUsed(position)
                 }
             } else {
-                table.insert(key, .stored(entry), at: probe)
+                table.markUsed(table.insert(key, .stored(entry), at: probe))
             }
             if let now { storedAt[key] = now }
+            makeRoom(now: now)
         }
 
-        /// Forgets the result stored under `key`; a run in flight goes on.
+        /// Forgets the result stored under `key`; a run in flight goes on, but its result is
+        /// no longer stored (it began before the key was invalidated, so it may be stale).
         mutating func removeStored(_ key: String) {
             storedWhileRunning[key] = nil
             storedAt[key] = nil
             let probe = table.probe(key)
-            guard let position = probe.position, case .stored = table[position: position] else { return }
-            table.remove(at: probe)
+            guard let position = probe.position else { return }
+            switch table[position: position] {
+            case .stored: table.remove(at: probe)
+            case .running(var run):
+                run.isInvalidated = true
+                table[position: position] = .running(run)
+            }
         }
 
-        /// Forgets every stored result; runs in flight go on.
+        /// Forgets every stored result; runs in flight go on, their results no longer stored.
         mutating func removeAllStored() {
             storedWhileRunning.removeAll()
             storedAt.removeAll()
@@ -169,6 +225,11 @@ public final class QueryCache: Sendable {
                 table.removeAll()
             } else {
                 table.removeAll { if case .stored = $0 { true } else { false } }
+                table.updateAll { cell in
+                    guard case .running(var run) = cell else { return }
+                    run.isInvalidated = true
+                    cell = .running(run)
+                }
             }
         }
     }
@@ -187,32 +248,92 @@ public final class QueryCache: Sendable {
     /// ends (`QueryMailbox.kept`). False by default: nothing is kept twice.
     let rendersKeepResults: Bool
 
-    /// Creates an empty cache.
+    /// How many results a cache keeps by default: enough for the hot keys of a server, small
+    /// enough that a cache shared for months stays a few megabytes of bookkeeping.
+    public static let defaultCapacity = 10_000
+
+    /// Creates an empty cache. The defaults suit a cache shared by a server's renders: at most
+    /// ``defaultCapacity`` results, the least recently used evicted first, and failures not kept
+    /// past the renders that met them.
     /// - Parameters:
-    ///   - failures: Whether a failure is kept for later renders (default `.keep`).
+    ///   - capacity: How many results are kept at most (default ``defaultCapacity``; nil: no
+    ///     bound). Storing one more evicts the least recently used; a query in flight is never
+    ///     evicted, and a result delivered to a render stays readable by it until it ends.
+    ///   - failures: Whether a failure is kept for later renders (default `.dropAfterRender`).
     ///   - lifetime: How long a stored value or failure is used before the next reader runs the
-    ///     query again (default: until removed).
+    ///     query again (default: until removed or evicted). Expired results are freed as they
+    ///     are met, and a few at a time as new ones are stored.
     ///   - clock: The clock the lifetime is measured on (default `ContinuousClock()`; tests pass a
     ///     `TestClock`).
     public init(
-        failures: FailureRetention = .keep,
+        capacity: Int? = QueryCache.defaultCapacity,
+        failures: FailureRetention = .dropAfterRender,
         lifetime: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
-        state = Locked(State(lifetime: lifetime))
+        precondition(capacity.map { $0 > 0 } ?? true, "a QueryCache's capacity must be positive")
+        state = Locked(State(lifetime: lifetime, capacity: capacity))
         failureRetention = failures
         self.clock = lifetime == nil ? nil : RenderClock(clock)
-        rendersKeepResults = lifetime != nil || failures == .dropAfterRender
+        keepsEveryResult = lifetime != nil || capacity != nil
+        rendersKeepResults = keepsEveryResult || failures == .dropAfterRender
     }
 
+    /// The cache a render makes when it is given none: it lives as long as the render, so it
+    /// needs no bound, and what it keeps is the render's alone. Not API.
+    @usableFromInline
+    static func _perRender() -> QueryCache {
+        QueryCache(capacity: nil, failures: .keep)
+    }
+
+    /// Whether the cache may forget any result while a render that was handed it still runs
+    /// (it expires, or is evicted).
+    private let keepsEveryResult: Bool
+
     /// Whether a render delivered `result` keeps it for its components until it ends: any
-    /// result when results expire, a failure when failures are dropped after a render.
+    /// result when results expire or are evicted, a failure when failures are dropped after a
+    /// render.
     func rendersKeep(_ result: Result<any Sendable, any Error>) -> Bool {
         guard rendersKeepResults else { return false }
-        if clock != nil { return true }
+        if keepsEveryResult { return true }
         if case .failure = result { return true }
         return false
     }
+
+    /// What a cache counted since it was made: enough to size it (its hit rate, how often it
+    /// evicts), cheap enough to leave on.
+    public struct Statistics: Sendable, Equatable {
+        /// Reads that found a stored value or failure.
+        public var hits: Int
+        /// Reads that found nothing and started the query.
+        public var misses: Int
+        /// Renders that joined a run another render had started, instead of running it again.
+        public var coalesced: Int
+        /// Results evicted to stay within the capacity.
+        public var evictions: Int
+        /// Results freed because their lifetime had passed.
+        public var expirations: Int
+        /// Results stored now.
+        public var entries: Int
+    }
+
+    /// What the cache counted since it was made, and how many results it holds now.
+    public var statistics: Statistics {
+        state.withLock { state in
+            Statistics(
+                hits: state.hits, misses: state.misses, coalesced: state.coalesced,
+                evictions: state.evictions, expirations: state.expirations, entries: state.storedCount)
+        }
+    }
+
+    /// How many results are kept at most; nil: no bound.
+    var capacity: Int? { state.withLock { $0.capacity } }
+
+    /// The keys of the stored results, least recently used first, with a capacity or lifetime.
+    var keysByRecency: [String] { state.withLock { $0.table.keysByRecency() } }
+
+    /// How many results the cache's table holds before its storage grows.
+    var tableCapacity: Int { state.withLock { $0.table.capacity } }
 
     /// How many results are stored.
     var storedCount: Int {
@@ -301,7 +422,8 @@ public final class QueryCache: Sendable {
 
     /// Forgets what is stored or stubbed under `key` (a value, a failure, or an outcome fixed
     /// with ``stub(_:for:)``), so that the next reader runs its query again. A run of the key
-    /// in flight is not stopped: its result is stored when it arrives.
+    /// in flight is not stopped, and the renders already waiting on it get its result, but it
+    /// is not stored: it may have read the data before the change that made you remove it.
     public func removeValue(for key: String) {
         state.withLock {
             $0.removeStored(key)
@@ -309,7 +431,8 @@ public final class QueryCache: Sendable {
         }
     }
 
-    /// Forgets every stored result and every stub; runs in flight go on.
+    /// Forgets every stored result and every stub. Runs in flight go on for the renders waiting
+    /// on them, but their results are not stored (see ``removeValue(for:)``).
     public func removeAll() {
         state.withLock {
             $0.removeAllStored()
@@ -330,7 +453,13 @@ public final class QueryCache: Sendable {
         guard !keys.isEmpty else { return }
         state.withLock { state in
             for key in keys {
-                if case .failure? = state.entry(key, now: nil) { state.removeStored(key) }
+                guard case .failure? = state.entry(key, now: nil) else { continue }
+                if state.running(key) != nil {
+                    // Stored by hand while a run is in flight: the run goes on, and is kept.
+                    state.storedWhileRunning[key] = nil
+                } else {
+                    state.removeStored(key)
+                }
             }
         }
     }

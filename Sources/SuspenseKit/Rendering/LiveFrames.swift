@@ -21,7 +21,7 @@
 ///   - isolation: The caller's actor, on which components are evaluated; inferred.
 public func liveFrames<C: Component>(
     _ component: @autoclosure @escaping () throws -> C,
-    cache: QueryCache = QueryCache(),
+    cache: QueryCache = ._perRender(),
     options: RenderOptions = RenderOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) -> LiveFrames {

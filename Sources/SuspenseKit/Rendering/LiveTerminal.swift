@@ -46,7 +46,7 @@ public struct LiveTerminal: Sendable {
     @discardableResult
     public func render<C: Component>(
         _ component: @autoclosure @escaping () throws -> C,
-        cache: QueryCache = QueryCache(),
+        cache: QueryCache = ._perRender(),
         options: RenderOptions = RenderOptions(),
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> String {

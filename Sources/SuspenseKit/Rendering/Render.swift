@@ -21,7 +21,7 @@
 public func render<C: Component>(
     _ component: @autoclosure @escaping () throws -> C,
     as format: RenderFormat = .html,
-    cache: QueryCache = QueryCache(),
+    cache: QueryCache = ._perRender(),
     options: RenderOptions = RenderOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> String {
@@ -47,7 +47,7 @@ public func render<C: Component>(
 ///   - isolation: The caller's actor, on which components are evaluated; inferred.
 public func resolve<C: Component>(
     _ component: @autoclosure @escaping () throws -> C,
-    cache: QueryCache = QueryCache(),
+    cache: QueryCache = ._perRender(),
     options: RenderOptions = RenderOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> Node {
@@ -68,7 +68,7 @@ public func resolve<C: Component>(
 ///   - isolation: The caller's actor, on which components are evaluated; inferred.
 public func resolveFrames<C: Component>(
     _ component: @autoclosure @escaping () throws -> C,
-    cache: QueryCache = QueryCache(),
+    cache: QueryCache = ._perRender(),
     options: RenderOptions = RenderOptions(deliveryOrder: .discovery),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> [RenderFrame] {

@@ -35,7 +35,7 @@
 ///   `CancellationError` when the calling task is cancelled before the shell; ``InvalidMarkupError``.
 public func renderStream<C: Component>(
     _ component: @autoclosure @escaping () throws -> C,
-    cache: QueryCache = QueryCache(),
+    cache: QueryCache = ._perRender(),
     options: RenderOptions = RenderOptions(),
     stream: StreamOptions = StreamOptions(),
     isolation: isolated (any Actor)? = #isolation

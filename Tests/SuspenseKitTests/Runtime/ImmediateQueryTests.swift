@@ -224,7 +224,7 @@ private struct Endless: Component {
         // discarded (its boundary caught a sibling's stored failure), so no slot waits on it when
         // its result arrives. Later a fallback asks for "s1": the render must apply the result
         // it holds already, not wait for another delivery that never comes.
-        let cache = QueryCache()
+        let cache = QueryCache(failures: .keep)
         cache.storeFailure(TestFailure("stored"), for: "d4")
         let runs = Counter()
         struct Late: Component {

@@ -23,7 +23,7 @@ enum ReliabilityPropertyRunner {
     /// result a component read is that one.
     static func check(_ cases: [Harness.Case], timeout: Duration = timeout) async -> String? {
         let ledger = ReliabilityQueryLedger()
-        let cache = QueryCache()
+        let cache = QueryCache(failures: .keep)
         let environments = cases.enumerated().map { Harness.Environment($1, ledger: ledger, render: $0) }
         for environment in environments { environment.store(into: cache) }
         let renders = Task {

@@ -164,7 +164,7 @@ enum ReliabilityHarness {
 
         /// A cache holding the case's stored values and failures.
         func makeCache() -> QueryCache {
-            let cache = QueryCache()
+            let cache = QueryCache(failures: .keep)
             store(into: cache)
             return cache
         }

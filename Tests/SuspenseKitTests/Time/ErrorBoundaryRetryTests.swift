@@ -81,7 +81,7 @@ struct ErrorBoundaryRetryTests {
 
     @Test func onlyTheFailuresMetBeneathTheBoundaryAreForgotten() async throws {
         let clock = TestClock()
-        let cache = QueryCache()
+        let cache = QueryCache(failures: .keep)
         let outside = Flaky(failures: 5)
         let inside = Flaky(failures: 1)
         struct Both: Component {

@@ -95,7 +95,7 @@ extension QueryCache {
         // until it ends, though the cache may have forgotten it since (expired, or dropped as
         // another render ended): else a component evaluated again once its result arrived
         // would find it gone and run the query again, and again.
-        if rendersKeepResults, let entry = mailbox.kept(key) {
+        if let entry = mailbox.kept(key) {
             let found = try Self.read(entry)
             // Delivered by a run this render started and has not applied yet: suspend on it.
             if case .value = found, mailbox.isAwaiting(key) { return .suspend }
@@ -108,14 +108,17 @@ extension QueryCache {
             let (probe, cell) = state.lookUp(key, now: now)
             switch cell {
             case .stored(let entry)?:
+                state.hits += 1
                 return try Self.read(entry)
             case .running?:
                 if !state.storedWhileRunning.isEmpty, let entry = state.storedWhileRunning[key] {
+                    state.hits += 1
                     return try Self.read(entry)
                 }
                 return .suspend
             case nil:
                 if !startsRuns || (!state.stubs.isEmpty && state.stubs[key] != nil) { return .suspend }
+                state.misses += 1
                 state.nextRun += 1
                 state.startRunning(key, InFlightQuery(startingRun: state.nextRun), at: probe)
                 return .start(

@@ -15,6 +15,9 @@ struct InFlightQuery {
     /// once if the query finished on the starter's own thread without suspending (see
     /// `ImmediateStart`), and reads it from the cache otherwise.
     var starting: Bool
+    /// Set when the key was removed from the cache while the run was in flight: its result
+    /// goes to the renders waiting on it, and is not stored (it may predate the change).
+    var isInvalidated = false
 
     /// A run started by the runner for the render behind `mailbox`.
     init(run: UInt64, mailbox: QueryMailbox) {
@@ -136,18 +139,25 @@ extension QueryCache {
         return state.withLock { state in
             let (probe, cell) = state.lookUp(key, now: now)
             switch cell {
-            case .stored(.value(let value))?: return .stored(.success(value))
-            case .stored(.failure(let error))?: return .stored(.failure(error))
+            case .stored(.value(let value))?:
+                state.hits += 1
+                return .stored(.success(value))
+            case .stored(.failure(let error))?:
+                state.hits += 1
+                return .stored(.failure(error))
             case .running(var running)?:
                 if !state.storedWhileRunning.isEmpty, let result = state.storedWhileRunning[key]?.result {
+                    state.hits += 1
                     return .stored(result)
                 }
                 // Started by this render on the immediate path: it waits on its own run.
                 let isOwn = running.mailboxes.contains(mailbox)
                 running.mailboxes.insert(mailbox)
                 state.table[position: probe.position!] = .running(running)
+                if !isOwn { state.coalesced += 1 }
                 return isOwn ? .started : .joined
             case nil:
+                state.misses += 1
                 return start(key, in: &state, at: probe, mailbox: mailbox, promise: promise, stub: stub)
             }
         }
@@ -172,8 +182,9 @@ extension QueryCache {
     }
 
     /// Stores a run's result and delivers it to every render waiting on it; a run cancelled
-    /// because nobody waited any more delivers nothing and stores nothing. Returns whether it
-    /// stored the result. `hash` is the key's, as the run's start computed it.
+    /// because nobody waited any more delivers nothing and stores nothing. A run whose key was
+    /// removed meanwhile delivers its result, kept by each render it reaches, and stores nothing.
+    /// Returns whether the result was taken (stored, or handed on). `hash` is the key's, as the run's start computed it.
     @discardableResult
     func complete(
         _ key: String, run: UInt64, hash: Int, with result: Result<any Sendable, any Error>
@@ -189,6 +200,7 @@ extension QueryCache {
         let now = now()
         var pending: Entry? = consume entry
         var stored = false
+        var discarded = false
         let delivery: (Subscribers, Result<any Sendable, any Error>)? = state.withLock { state in
             // One lookup: the run's cell becomes its result.
             let probe = state.table.probe(key, hash: hash)
@@ -196,15 +208,30 @@ extension QueryCache {
                 running.run == run, let entry = pending.take()
             else { return nil }
             let delivery = running.mailboxes.isEmpty ? nil : (running.mailboxes, entry.result)
-            state.table[position: position] = .stored(entry)
+            stored = true
             state.runningCount -= 1
+            if running.isInvalidated {
+                discarded = true
+                // Stored by hand since: that is what the cache holds now.
+                if let byHand = state.storedWhileRunning.removeValue(forKey: key) {
+                    state.table[position: position] = .stored(byHand)
+                    state.table.markUsed(position)
+                    if let now { state.storedAt[key] = now }
+                } else {
+                    state.table.remove(at: probe)
+                }
+                return delivery
+            }
+            state.table[position: position] = .stored(entry)
+            state.table.markUsed(position)
             if !state.storedWhileRunning.isEmpty { state.storedWhileRunning[key] = nil }
             if let now { state.storedAt[key] = now }
-            stored = true
+            state.makeRoom(now: now)
             return delivery
         }
         if let (mailboxes, result) = delivery {
-            let keeping = rendersKeep(result)
+            // A discarded result is in no cache: each render keeps it for its components.
+            let keeping = discarded || rendersKeep(result)
             mailboxes.forEach { $0.post(.key(key), result, keeping: keeping) }
         }
         return stored
@@ -272,7 +299,7 @@ final class QueryRunner {
             if mailbox.isAwaiting(key) { return false }
             // Delivered to this render already, and kept for it: the same result again, even
             // though the cache may have forgotten it.
-            if cache.rendersKeepResults, let result = mailbox.kept(key)?.result {
+            if let result = mailbox.kept(key)?.result {
                 keys.remove(key)
                 mailbox.post(query.id, result)
                 return false

@@ -17,6 +17,15 @@ struct ResultTable<Value> {
     private(set) var count = 0
     private var tombstones = 0
     private var holes = 0
+    /// The recency order of positions, kept only once `trackRecency()` was called (a cache
+    /// with a capacity or a lifetime): a doubly linked list through `newer` and `older` (-1 ends
+    /// it), from `oldest` to `newest`. A position outside the list has `older == -2`, so that
+    /// a value can stay out of it (a run in flight, which is never evicted).
+    private(set) var tracksRecency = false
+    private var newer: [Int] = []
+    private var older: [Int] = []
+    private(set) var oldest = -1
+    private var newest = -1
 
     private static var tombstone: UInt64 { .max }
 
@@ -32,6 +41,48 @@ struct ResultTable<Value> {
         results.reserveCapacity(count)
         rebuild(slotCount: Self.slotCount(for: count))
     }
+
+    /// Keeps the recency order from now on (the table must be empty).
+    mutating func trackRecency() {
+        precondition(isEmpty)
+        tracksRecency = true
+    }
+
+    /// Makes the value at `position` the most recently used, linking it into the order if it
+    /// was outside it.
+    @inline(__always)
+    mutating func markUsed(_ position: Int) {
+        guard tracksRecency, newest != position else { return }
+        unlink(position)
+        older[position] = newest
+        newer[position] = -1
+        if newest >= 0 { newer[newest] = position } else { oldest = position }
+        newest = position
+    }
+
+    /// Takes the value at `position` out of the recency order (it is not evicted meanwhile).
+    mutating func unlink(_ position: Int) {
+        guard tracksRecency, older[position] != -2 else { return }
+        let (before, after) = (older[position], newer[position])
+        if before >= 0 { newer[before] = after } else { oldest = after }
+        if after >= 0 { older[after] = before } else { newest = before }
+        older[position] = -2
+        newer[position] = -2
+    }
+
+    /// The keys in the recency order, least recently used first (for tests).
+    func keysByRecency() -> [String] {
+        var keys: [String] = []
+        var position = oldest
+        while position >= 0 {
+            keys.append(self.keys[position])
+            position = newer[position]
+        }
+        return keys
+    }
+
+    /// The key at a stored position.
+    func key(at position: Int) -> String { keys[position] }
 
     /// Where a key is, or would go: valid until the table is next changed.
     struct Probe {
@@ -67,6 +118,7 @@ struct ResultTable<Value> {
     /// Removes the key `probe` found.
     mutating func remove(at probe: Probe) {
         guard let position = probe.position else { return }
+        unlink(position)
         slots[probe.slot] = Self.tombstone
         keys[position] = ""
         results[position] = nil
@@ -111,7 +163,16 @@ struct ResultTable<Value> {
     }
 
     mutating func removeAll() {
+        let tracksRecency = tracksRecency
         self = ResultTable()
+        self.tracksRecency = tracksRecency
+    }
+
+    /// Changes every value in place.
+    mutating func updateAll(_ change: (inout Value) -> Void) {
+        for position in results.indices where results[position] != nil {
+            change(&results[position]!)
+        }
     }
 
     // MARK: Index
@@ -148,6 +209,10 @@ struct ResultTable<Value> {
         precondition(position < Int(UInt32.max) - 1, "a QueryCache cannot hold more than 2^32 - 2 results")
         keys.append(key)
         results.append(entry)
+        if tracksRecency {
+            newer.append(-2)
+            older.append(-2)
+        }
         if slots[slot] == Self.tombstone { tombstones -= 1 }
         slots[slot] = Self.word(hash: hash, position: position)
         count += 1
@@ -161,9 +226,24 @@ struct ResultTable<Value> {
             var keptResults: [Value?] = []
             keptKeys.reserveCapacity(max(count, keys.capacity))
             keptResults.reserveCapacity(max(count, results.capacity))
+            // Where each kept position goes, for the recency order to follow it.
+            var moved = tracksRecency ? [Int](repeating: -1, count: keys.count) : []
             for position in keys.indices where results[position] != nil {
+                if tracksRecency { moved[position] = keptKeys.count }
                 keptKeys.append(keys[position])
                 keptResults.append(results[position])
+            }
+            if tracksRecency {
+                var keptNewer = [Int](repeating: -2, count: keptKeys.count)
+                var keptOlder = [Int](repeating: -2, count: keptKeys.count)
+                for position in keys.indices where moved[position] >= 0 && older[position] != -2 {
+                    keptNewer[moved[position]] = newer[position] >= 0 ? moved[newer[position]] : -1
+                    keptOlder[moved[position]] = older[position] >= 0 ? moved[older[position]] : -1
+                }
+                newer = keptNewer
+                older = keptOlder
+                oldest = oldest >= 0 ? moved[oldest] : -1
+                newest = newest >= 0 ? moved[newest] : -1
             }
             keys = keptKeys
             results = keptResults

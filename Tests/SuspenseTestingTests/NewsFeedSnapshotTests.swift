@@ -19,8 +19,10 @@ struct NewsFeedSnapshotTests {
             "saved": .value([river]),
             "opinion": .value([Article(title: "In praise of quays", summary: "A column.")]),
         ]
-        await assertSnapshot(of: NewsFeed(), as: .frames(.plain), outcomes: outcomes)
-        await assertSnapshot(of: NewsFeed(), as: .html(pretty: true), outcomes: outcomes)
+        // A test clock nobody advances: sports' one-second timeout cannot fire on a slow machine
+        // (a sanitizer run under load once took longer than that to deliver a fixed outcome).
+        await assertSnapshot(of: NewsFeed(), as: .frames(.plain), outcomes: outcomes, clock: TestClock())
+        await assertSnapshot(of: NewsFeed(), as: .html(pretty: true), outcomes: outcomes, clock: TestClock())
     }
 
     @Test func emptyAndFailed() async {
@@ -31,7 +33,7 @@ struct NewsFeedSnapshotTests {
             "saved": .value([Article]()),
             "opinion": .failure(FeedError.sectionRetired("Opinion")),
         ]
-        await assertSnapshot(of: NewsFeed(), as: .tree, outcomes: outcomes)
+        await assertSnapshot(of: NewsFeed(), as: .tree, outcomes: outcomes, clock: TestClock())
     }
 
     @Test func headlinesTriedAgainWithBackoffThenFailed() async {
@@ -77,6 +79,7 @@ struct NewsFeedSnapshotTests {
             "opinion": .failure(FeedError.offline),
         ]
         await assertSnapshot(
-            of: LocalizedNewsFeed(locale: "fr", service: NewsService()), as: .plain, outcomes: outcomes)
+            of: LocalizedNewsFeed(locale: "fr", service: NewsService()), as: .plain, outcomes: outcomes,
+            clock: TestClock())
     }
 }

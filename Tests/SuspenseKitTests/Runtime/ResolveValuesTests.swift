@@ -112,6 +112,26 @@ private struct PairOneAfterTheOther: Component {
         #expect(try await rendering.value == "failed: a failed")
     }
 
+    /// With `.discovery` delivery, a second key that finishes first, before the component waits
+    /// on it, is applied all the same: the component shows both values once the first arrives.
+    @Test func aLaterKeyFinishingFirstIsNotLostWithDiscoveryDelivery() async throws {
+        let gates = Gates()
+        let cache = QueryCache()
+        let page = Suspense {
+            try Pair(gates: gates)
+        } fallback: {
+            Text("loading")
+        }
+        let frames = Task { try await resolveFrames(page, cache: cache) }
+        try await waitUntil("both queries to start while gated") { gates.runs.value == 2 }
+        gates.open("b")
+        try await waitUntil("b to be stored") { cache.contains("b") }
+        gates.open("a")
+        let last = try #require(try await frames.value.last)
+        #expect(try last.node.rendered(as: .plain) == "a loaded, 8")
+        #expect(gates.runs.value == 2)
+    }
+
     @Test func cachedValuesAnswerAtOnceWithoutSuspending() async throws {
         let gates = Gates()
         let evaluations = Counter()

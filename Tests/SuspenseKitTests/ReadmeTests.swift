@@ -167,6 +167,26 @@ private struct FlakyFeed: Component {
     var body: some Component { ForEach(headlines) { headline in Element("p") { Text(headline) } } }
 }
 
+/// The Queries article's two keys read at once.
+extension API {
+    fileprivate static func posts(_ id: Int) async throws -> [String] {
+        try await Task.sleep(for: .milliseconds(50))
+        return ["Post \(id)"]
+    }
+}
+
+private struct UserWithPosts: Component {
+    let user: User
+    let posts: [String]
+    init(id: Int) throws {
+        (user, posts) = try resolveValues(
+            ("user/\(id)", { try await API.user(id) }),
+            ("posts/\(id)", { try await API.posts(id) })
+        )
+    }
+    var body: some Component { Element("p") { Text("\(user.name): \(posts.joined())") } }
+}
+
 /// What the Rendering article's `.plain` example lists.
 private struct Post: Sendable {
     let title: String
@@ -416,6 +436,13 @@ private actor Response {
             print(try frame.rendered(as: .plain), frame.pendingQueries)
         }
         try await LiveTerminal(format: .plain).render(Page())  // redrawn in place on a terminal
+    }
+
+    /// The Queries article's several keys at once: both queries run, the component shows both.
+    @Test func theSeveralKeysExampleReadsBothValues() async throws {
+        let cache = QueryCache()
+        #expect(try await render(Suspense { try UserWithPosts(id: 1) }, as: .plain, cache: cache) == "Ann: Post 1")
+        #expect(cache.statistics.misses == 2)
     }
 
     /// The Queries article's shared cache: the second render reads what the first stored.

@@ -28,6 +28,62 @@ public func resolveValue<Value: Sendable>(
     key: String,
     query: @escaping @Sendable () async throws -> Value
 ) throws -> Value {
+    if let value = try _readOrStart(key: key, query: query) { return value }
+    throw Promise<Value>.pending(key: key, query: query)
+}
+
+/// Reads several keys as ``resolveValue(key:query:)`` reads one, but starts every query before
+/// the component suspends on any, so that independent loads run side by side, not one after
+/// the other:
+///
+/// ```swift
+/// let (user, posts) = try resolveValues(
+///     ("user/\(id)", { try await API.user(id) }),
+///     ("posts/\(id)", { try await API.posts(id) })
+/// )
+/// ```
+///
+/// Each key keeps the semantics of `resolveValue(key:query:)` (cache, one run per key, a query
+/// that answers at once never suspends). The outcome is the one the same keys read one after
+/// the other in argument order would give: the values when all are there; otherwise the first
+/// key in argument order that has no value decides, throwing its failure or suspending on it.
+/// The queries after it are running meanwhile, so the component evaluated again finds them
+/// finished or suspends on the next one still running.
+/// - Parameter queries: Each a key and the query that loads its value.
+@inlinable
+public func resolveValues<each Value: Sendable>(
+    _ queries: repeat (key: String, query: @Sendable () async throws -> each Value)
+) throws -> (repeat each Value) {
+    // The first key without a value: its failure, or the promise to suspend on.
+    var blocking: (any Error)?
+    let values = (repeat _readOrStartNoting(each queries, blocking: &blocking))
+    if let blocking { throw blocking }
+    return (repeat (each values)!)
+}
+
+/// One key of `resolveValues`: its value, or nil after noting in `blocking`, unless a key
+/// before it did already, its failure or the promise to suspend on. Not API.
+@inlinable
+func _readOrStartNoting<Value: Sendable>(
+    _ entry: (key: String, query: @Sendable () async throws -> Value),
+    blocking: inout (any Error)?
+) -> Value? {
+    do {
+        if let value = try _readOrStart(key: entry.key, query: entry.query) { return value }
+        if blocking == nil { blocking = Promise<Value>.pending(key: entry.key, query: entry.query) }
+    } catch {
+        if blocking == nil { blocking = error }
+    }
+    return nil
+}
+
+/// The value of `key` in the render's ``QueryCache``, starting its query at once when it is
+/// neither stored nor running; nil when the component has to suspend on it. Not API.
+@inlinable
+func _readOrStart<Value: Sendable>(
+    key: String,
+    query: @escaping @Sendable () async throws -> Value
+) throws -> Value? {
     // Inlined, so that running the query and handing back its value are specialized for
     // `Value` in the caller's module; the lookup and the bookkeeping stay out of line.
     switch try QueryCache._readNotingFailures(key) {
@@ -51,10 +107,10 @@ public func resolveValue<Value: Sendable>(
             }
         }
         if try QueryCache._end(start, task: task, restoring: saved), let value { return value }
+        return nil
     case .suspend:
-        break
+        return nil
     }
-    throw Promise<Value>.pending(key: key, query: query)
 }
 
 /// Two reads of one key asked for different value types.

@@ -18,6 +18,9 @@ struct InFlightQuery {
     /// Set when the key was removed from the cache while the run was in flight: its result
     /// goes to the renders waiting on it, and is not stored (it may predate the change).
     var isInvalidated = false
+    /// Set for a run started by `QueryCache.prefetch`: owned by the cache, not by a render, so
+    /// renders that join it and leave do not cancel it.
+    var isOwnedByCache = false
 
     /// A run started by the runner for the render behind `mailbox`.
     init(run: UInt64, mailbox: QueryMailbox) {
@@ -246,8 +249,9 @@ extension QueryCache {
             let isLast = state.updateRunning(key) { running in
                 running.mailboxes.remove(mailbox)
                 task = running.task
-                // A run whose start has not returned is still wanted by its starter.
-                return running.mailboxes.isEmpty && !running.starting
+                // A run whose start has not returned is still wanted by its starter; a prefetch,
+                // by its cache.
+                return running.mailboxes.isEmpty && !running.starting && !running.isOwnedByCache
             }
             guard isLast == true else { return nil }
             state.stopRunning(key)

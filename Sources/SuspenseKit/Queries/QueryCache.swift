@@ -80,6 +80,10 @@ public final class QueryCache: Sendable {
         var storedAt: [String: Duration] = [:]
         /// How many results are kept at most; nil: no bound.
         let capacity: Int?
+        /// The keys read with each tag (`resolveValue(key:tags:query:)`), for `invalidate(tag:)`.
+        /// A key evicted or removed since may linger here until its tag is invalidated or
+        /// pruned (see `addTags`): invalidating it again is harmless.
+        var tagged: [String: TaggedKeys] = [:]
         /// What `statistics` reports, counted under the lock.
         var hits = 0
         var misses = 0
@@ -217,6 +221,19 @@ public final class QueryCache: Sendable {
             }
         }
 
+        /// Notes that `key` was read with `tags`. A tag's set is pruned of keys the table no
+        /// longer holds each time it doubles, so it stays in proportion to the table.
+        mutating func addTags(_ tags: [String], to key: String) {
+            for tag in tags {
+                var keys = tagged.removeValue(forKey: tag) ?? TaggedKeys()
+                if keys.keys.insert(key).inserted, keys.keys.count >= keys.pruneAt {
+                    keys.keys = keys.keys.filter { table.probe($0).position != nil }
+                    keys.pruneAt = max(64, keys.keys.count * 2)
+                }
+                tagged[tag] = keys
+            }
+        }
+
         /// Forgets every stored result; runs in flight go on, their results no longer stored.
         mutating func removeAllStored() {
             storedWhileRunning.removeAll()
@@ -232,6 +249,13 @@ public final class QueryCache: Sendable {
                 }
             }
         }
+    }
+
+    /// The keys read with one tag.
+    struct TaggedKeys {
+        var keys: Set<String> = []
+        /// The size at which the set is next pruned of keys the table no longer holds.
+        var pruneAt = 64
     }
 
     let state: Locked<State>
@@ -438,6 +462,35 @@ public final class QueryCache: Sendable {
             $0.removeAllStored()
             $0.stubs.removeAll()
         }
+    }
+
+    /// Forgets what is stored or stubbed under every key that begins with `prefix` (a plain
+    /// string prefix: `"user/42/"` matches `"user/42/posts"` but not `"user/420"`, while
+    /// `"user/42"` matches both), as ``removeValue(for:)`` does for one key: runs of those keys
+    /// in flight are not stored. It looks at every key of the cache; reads never do.
+    public func invalidate(prefix: String) {
+        state.withLock { state in
+            for key in state.table.keys(where: { $0.hasPrefix(prefix) }) { state.removeStored(key) }
+            for key in state.storedWhileRunning.keys where key.hasPrefix(prefix) { state.removeStored(key) }
+            if !state.stubs.isEmpty { state.stubs = state.stubs.filter { !$0.key.hasPrefix(prefix) } }
+        }
+    }
+
+    /// Forgets what is stored under every key read with `tag` (`resolveValue(key:tags:query:)`),
+    /// as ``removeValue(for:)`` does for one key: runs of those keys in flight are not stored.
+    /// A key read again with the tag after this is tagged again.
+    public func invalidate(tag: String) {
+        state.withLock { state in
+            guard let tagged = state.tagged.removeValue(forKey: tag) else { return }
+            for key in tagged.keys { state.removeStored(key) }
+        }
+    }
+
+    /// Notes that `key` was read with `tags` in the current render. Not API.
+    @usableFromInline
+    static func _tag(_ key: String, with tags: [String]) {
+        guard !tags.isEmpty, let cache = RenderScope.current?.cache else { return }
+        cache.state.withLock { $0.addTags(tags, to: key) }
     }
 
     /// Forgets the failures a render met, in the cache and in what the render keeps, so that

@@ -113,6 +113,23 @@ func _readOrStart<Value: Sendable>(
     }
 }
 
+/// `resolveValue(key:query:)`, noting `tags` on `key` in the render's ``QueryCache``, so that
+/// ``QueryCache/invalidate(tag:)`` forgets its result (a write to a user invalidating every key
+/// that read that user, whatever its key).
+/// - Parameters:
+///   - key: Identifies the query's result in the cache.
+///   - tags: Names under which the key can be invalidated together with others.
+///   - query: Loads the value; called at most once per key per cache.
+@inlinable
+public func resolveValue<Value: Sendable>(
+    key: String,
+    tags: [String],
+    query: @escaping @Sendable () async throws -> Value
+) throws -> Value {
+    QueryCache._tag(key, with: tags)
+    return try resolveValue(key: key, query: query)
+}
+
 /// Two reads of one key asked for different value types.
 public struct QueryTypeMismatch: Error, CustomStringConvertible {
     /// The key read.

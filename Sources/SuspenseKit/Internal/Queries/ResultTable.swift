@@ -81,6 +81,16 @@ struct ResultTable<Value> {
         return keys
     }
 
+    /// The stored keys for which `isIncluded` is true, in no particular order (a sweep: for
+    /// invalidations, never for reads).
+    func keys(where isIncluded: (String) -> Bool) -> [String] {
+        var found: [String] = []
+        for position in keys.indices where results[position] != nil && isIncluded(keys[position]) {
+            found.append(keys[position])
+        }
+        return found
+    }
+
     /// The key at a stored position.
     func key(at position: Int) -> String { keys[position] }
 

@@ -3,6 +3,8 @@
 # declarative stream), from a file and, when a DashboardServer binary is given, from the running
 # server; checks that the DOM Chromium ends with shows every boundary's resolved content, no
 # fallback, no leftover marker, template or script, and the same visible text as the whole render.
+# The declarative stream with its script is loaded with Chromium's HTML processing instructions
+# turned off, as in browsers without declarative partial updates: its script does the swaps.
 # Writes screenshots of the shell alone and of each streamed page (script, declarative, in order).
 #
 #     bash scripts/browser-check.sh [path/to/DashboardServer]
@@ -28,11 +30,13 @@ dashboard=$(swift build --product Dashboard --show-bin-path)/Dashboard
 "$dashboard" --stream >"$out/stream.html"
 "$dashboard" --stream --in-order >"$out/in-order.html"
 "$dashboard" --stream --declarative >"$out/declarative.html"
+"$dashboard" --stream --declarative-script >"$out/declarative-script.html"
 head -n 1 "$out/stream.html" >"$out/shell.html"
 
-check() {  # check NAME URL: dumps the DOM of URL and compares it with the whole render's
+check() {  # check NAME URL [FLAG…]: dumps the DOM of URL and compares it with the whole render's
     local name=$1 url=$2
-    chrome --dump-dom "$url" >"$out/$name.dom.html"
+    shift 2
+    chrome "$@" --dump-dom "$url" >"$out/$name.dom.html"
     python3 scripts/compare-dom.py "$out/whole.dom.html" "$out/$name.dom.html" "$name"
 }
 
@@ -40,6 +44,17 @@ chrome --dump-dom "file://$PWD/$out/whole.html" >"$out/whole.dom.html"
 check stream "file://$PWD/$out/stream.html"
 check in-order "file://$PWD/$out/in-order.html"
 check declarative "file://$PWD/$out/declarative.html"
+check declarative-script "file://$PWD/$out/declarative-script.html"
+check declarative-script-fallback "file://$PWD/$out/declarative-script.html" \
+    --disable-blink-features=HTMLProcessingInstruction
+# Without the script, such a browser keeps the fallbacks: the check above tests the script.
+chrome --disable-blink-features=HTMLProcessingInstruction --dump-dom "file://$PWD/$out/declarative.html" \
+    >"$out/declarative-unsupported.dom.html"
+if python3 scripts/compare-dom.py "$out/whole.dom.html" "$out/declarative-unsupported.dom.html" \
+    declarative-unsupported >/dev/null 2>&1; then
+    echo "declarative-unsupported: the fallbacks were swapped without the script"
+    exit 1
+fi
 chrome --screenshot="$out/shell.png" --window-size=1100,700 "file://$PWD/$out/shell.html"
 for name in stream declarative in-order; do
     chrome --screenshot="$out/$name.png" --window-size=1100,700 "file://$PWD/$out/$name.html"

@@ -7,6 +7,7 @@
 //     swift run Dashboard --stream           # the whole document, streamed chunk by chunk
 //     swift run Dashboard --stream --in-order
 //     swift run Dashboard --stream --declarative   # swapped in by the browser, with no script
+//     swift run Dashboard --stream --declarative-script   # the same, with a script for other browsers
 import DashboardPage
 import SuspenseKit
 
@@ -16,7 +17,9 @@ import SuspenseKit
     import Darwin
 #endif
 
-let usage = "usage: Dashboard [--html | --tree | --plain | --document | --stream [--in-order | --declarative]]"
+let usage =
+    "usage: Dashboard [--html | --tree | --plain | --document"
+    + " | --stream [--in-order | --declarative | --declarative-script]]"
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 do {
@@ -31,11 +34,13 @@ do {
         try await LiveTerminal(format: .plain).render(Dashboard())
     case ["--document"]:
         print(try await render(DashboardDocument(), as: .html))
-    case ["--stream"], ["--stream", "--in-order"], ["--stream", "--declarative"]:
+    case ["--stream"], ["--stream", "--in-order"], ["--stream", "--declarative"],
+        ["--stream", "--declarative-script"]:
         let options =
             switch arguments.last {
             case "--in-order": StreamOptions(order: .inOrder)
             case "--declarative": StreamOptions(swap: .declarative)
+            case "--declarative-script": StreamOptions(swap: .declarativeWithScript)
             default: StreamOptions()
             }
         for try await chunk in try await renderStream(DashboardDocument(), stream: options) {

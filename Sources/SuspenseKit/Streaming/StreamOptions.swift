@@ -26,6 +26,12 @@ public struct StreamOptions: Sendable {
         /// later; other browsers keep showing the fallbacks). Each replacement carries the
         /// instructions again, so that the region can change once more.
         case declarative
+        /// ``declarative``, with a small inline script after each `<template for>` for the
+        /// browsers that do not apply it themselves (Firefox, Safari): where the template is still
+        /// in the page, the script puts its content in place of the region, as the browser would;
+        /// where the browser applied it, the script only removes itself (give the page's CSP
+        /// nonce in ``StreamOptions/nonce``).
+        case declarativeWithScript
     }
 
     /// How boundaries that resolve after the shell reach the page (default `.outOfOrder`).
@@ -48,7 +54,8 @@ public struct StreamOptions: Sendable {
     /// Creates options.
     /// - Parameters:
     ///   - order: `.outOfOrder` (default) or `.inOrder`.
-    ///   - swap: `.script` (default) or `.declarative`, for the out-of-order stream.
+    ///   - swap: `.script` (default), `.declarative` or `.declarativeWithScript`, for the
+    ///     out-of-order stream.
     ///   - nonce: A CSP nonce for the inline scripts, if the page's policy asks for one.
     ///   - lateErrorHTML: The HTML for the regions still pending when a late error ends the
     ///     stream; a generic message by default.

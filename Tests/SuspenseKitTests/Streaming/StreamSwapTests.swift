@@ -348,4 +348,71 @@ func chunks(of stream: HTMLStream) async -> (chunks: [String], error: (any Error
         )
         try await reader.end()
     }
+
+    @Test func theDeclarativeStreamWithScriptAddsACallAfterEachTemplateForOtherBrowsers() async throws {
+        let gates = Gates()
+        struct Page: Component {
+            let gates: Gates
+            var body: some Component {
+                Element("main") {
+                    Card(key: "a", gates: gates)
+                    Suspense {
+                        try GatedWithNested("b", inner: "c", gates: gates)
+                    } fallback: {
+                        Text("loading b")
+                    }
+                }
+            }
+        }
+        let options = StreamOptions(swap: .declarativeWithScript, nonce: "n1")
+        var reader = ChunkReader(try await renderStream(Page(gates: gates), stream: options))
+        // The shell is the declarative one, with no script.
+        #expect(
+            try await reader.next()
+                == "<main><?start name=\"0.0.0\">loading a<?end><?start name=\"0.1\">loading b<?end></main>")
+        gates.open("b")
+        // The function once, in the first chunk that calls it.
+        #expect(
+            try await reader.next()
+                == "<template for=\"0.1\"><?start name=\"0.1\"><section><h2>b loaded</h2>"
+                + "<?start name=\"0.1.0.0.1\">inner loading<?end></section><?end></template><script nonce=\"n1\">"
+                + StreamChunker.templateForFunction + "$skt(\"0.1\")</script>")
+        gates.open("c")
+        #expect(
+            try await reader.next()
+                == "<template for=\"0.1.0.0.1\"><?start name=\"0.1.0.0.1\"><p>c loaded</p><?end></template>"
+                + "<script nonce=\"n1\">$skt(\"0.1.0.0.1\")</script>")
+        gates.open("a")
+        let last = try await reader.next()
+        #expect(
+            last == "<template for=\"0.0.0\"><?start name=\"0.0.0\"><p>a loaded</p><?end></template>"
+                + "<script nonce=\"n1\">$skt(\"0.0.0\")</script>")
+        // No cleanup chunk: the instructions stay, as with `.declarative`.
+        try await reader.end()
+    }
+
+    @Test func theDeclarativeStreamWithScriptAppliesLikeTheDeclarativeOne() async throws {
+        let gates = Gates()
+        struct Page: Component {
+            let gates: Gates
+            var body: some Component {
+                Element("main") {
+                    Card(key: "a", gates: gates)
+                    Suspense {
+                        try GatedWithNested("b", inner: "c", gates: gates)
+                    } fallback: {
+                        Text("loading b")
+                    }
+                }
+            }
+        }
+        let stream = try await renderStream(Page(gates: gates), stream: StreamOptions(swap: .declarativeWithScript))
+        for key in ["a", "b", "c"] { gates.open(key) }
+        let (chunks, error) = await chunks(of: stream)
+        #expect(error == nil)
+        let script = try Regex("<script>(?:function \\$skt.*?\\})?\\$skt\\(\"[^\"]+\"\\)</script>")
+        #expect(chunks.dropFirst().allSatisfy { $0.contains(script) })
+        let page = try applyDeclarativeStream(chunks.map { $0.replacing(script, with: "") })
+        #expect(page == (try await render(Page(gates: gates), as: .html)))
+    }
 }

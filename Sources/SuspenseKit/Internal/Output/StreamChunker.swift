@@ -4,7 +4,8 @@
 /// Out of order: the shell, each boundary between markers; then, for each boundary event whose
 /// region the page holds, a chunk with the region's new content in a `<template>` and a script
 /// call right after it that swaps it in between the markers (the function defined once, in the
-/// first chunk that needs it), or a `<template for>` (declarative). A boundary where no marker
+/// first chunk that needs it), or a `<template for>` (declarative), followed, with
+/// `.declarativeWithScript`, by a call that applies it where the browser did not. A boundary where no marker
 /// can stand is written again with its whole held element (``StreamMarkup``). The regions the
 /// page holds are kept as a tree, so that replacing one forgets exactly those inside it: the
 /// stream's work is linear in what it writes. In order (``InOrderWriter``): the document up to the
@@ -267,6 +268,15 @@ final class StreamChunker: RenderObserver {
             // The browser replaces the region, markers included: the new content carries them
             // again, for a later replacement.
             return (Array("<template for=\"\(key)\">".utf8) + markup.start(key), markup.end(key) + "</template>".utf8)
+        case .declarativeWithScript:
+            var closing = markup.end(key) + "</template>".utf8
+            closing += scriptOpening
+            if !definedSwap {
+                definedSwap = true
+                closing += Self.templateForFunction.utf8
+            }
+            closing += "$skt(\"\(key)\")</script>".utf8
+            return (Array("<template for=\"\(key)\">".utf8) + markup.start(key), closing)
         }
     }
 
@@ -381,6 +391,20 @@ final class StreamChunker: RenderObserver {
         + "if(!m){m=$sk.m={};k(d)}r=m[i];if(t&&t.tagName==\"TEMPLATE\"&&r&&r[0]&&r[1]){g=d.createRange();"
         + "g.setStartAfter(r[0]);g.setEndBefore(r[1]);g.deleteContents();k(t.content);g.insertNode(t.content)}"
         + "if(t&&t.tagName==\"TEMPLATE\")t.remove();c.remove()}"
+
+    /// Applies the `<template for="i">` right before the calling script when the browser left it
+    /// in the page (it does not support declarative partial updates): there the parser made each
+    /// `<?start name="i">` and `<?end>` a comment (`?start name="i"`, `?end`), and the template's
+    /// content replaces the comments of region `i` and everything between them, the matching
+    /// `?end` being the first one that closes no region opened inside. Removes the template and
+    /// the script; where the browser applied the template, only the script.
+    static let templateForFunction =
+        #"function $skt(i){var d=document,c=d.currentScript,t=c.previousElementSibling,w,n,s,e,h=0,g;"#
+        + #"if(t&&t.tagName=="TEMPLATE"&&t.getAttribute("for")==i){w=d.createTreeWalker(d,128);"#
+        + #"while(n=w.nextNode()){if(!s){if(n.data=='?start name="'+i+'"')s=n}"#
+        + #"else if(n.data.indexOf("?start")==0)h++;else if(n.data=="?end"){if(!h){e=n;break}h--}}"#
+        + #"if(s&&e){g=d.createRange();g.setStartBefore(s);g.setEndAfter(e);g.deleteContents();"#
+        + #"g.insertNode(t.content)}t.remove()}c.remove()}"#
 
     /// Removes every marker (the page is final) and itself.
     static let cleanupScript =

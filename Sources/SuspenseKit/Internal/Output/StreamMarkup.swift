@@ -57,7 +57,7 @@ struct StreamMarkup {
     func start(_ key: String) -> [UInt8] {
         switch swap {
         case .script: return Array("<!--sk:\(key)-->".utf8)
-        case .declarative: return Array("<?start name=\"\(key)\">".utf8)
+        case .declarative, .declarativeWithScript: return Array("<?start name=\"\(key)\">".utf8)
         }
     }
 
@@ -65,7 +65,7 @@ struct StreamMarkup {
     func end(_ key: String) -> [UInt8] {
         switch swap {
         case .script: return Array("<!--/sk:\(key)-->".utf8)
-        case .declarative: return Array("<?end>".utf8)
+        case .declarative, .declarativeWithScript: return Array("<?end>".utf8)
         }
     }
 

@@ -17,6 +17,7 @@ final class MemoryQueryStore: QueryStore {
     private let received = Locked<[QueryStoreInvalidation]>([])
     private let failing = Locked(false)
     private let hanging = Locked(false)
+    private let beforeClaim = Locked<(@Sendable () -> Void)?>(nil)
 
     let reads = Counter()
     let writes = Counter()
@@ -40,6 +41,11 @@ final class MemoryQueryStore: QueryStore {
     var hangs: Bool {
         get { hanging.withLock { $0 } }
         set { hanging.withLock { $0 = newValue } }
+    }
+
+    /// Runs `body` once, at the start of the next claim: what another process does meanwhile.
+    func beforeNextClaim(_ body: @escaping @Sendable () -> Void) {
+        beforeClaim.withLock { $0 = body }
     }
 
     /// The invalidations caches sent.
@@ -93,6 +99,10 @@ final class MemoryQueryStore: QueryStore {
 
     func claim(_ key: String, for duration: Duration) async throws -> QueryStoreClaim {
         try await enter()
+        beforeClaim.withLock { body in
+            defer { body = nil }
+            return body
+        }?()
         if claimed.withLock({ $0.insert(key).inserted }) {
             claimsWon.increment()
             return .won

@@ -250,6 +250,8 @@ public final class QueryCache: Sendable {
     /// with ``stub(_:for:)``), so that the next reader runs its query again. A run of the key
     /// in flight is not stopped, and the renders already waiting on it get its result, but it
     /// is not stored: it may have read the data before the change that made you remove it.
+    /// A cache made with a ``QueryStore`` invalidates the key there too, and so do
+    /// ``invalidate(prefix:)`` and ``invalidate(tag:)``.
     public func removeValue(for key: String) {
         state.withLock {
             $0.removeStored(key)
@@ -259,7 +261,8 @@ public final class QueryCache: Sendable {
     }
 
     /// Forgets every stored result and every stub. Runs in flight go on for the renders waiting
-    /// on them, but their results are not stored (see ``removeValue(for:)``).
+    /// on them, but their results are not stored (see ``removeValue(for:)``). A ``QueryStore``
+    /// is left as it is.
     public func removeAll() {
         state.withLock {
             $0.removeAllStored()

@@ -231,6 +231,28 @@ struct QueryStoreTests {
         #expect(store.releases.value == 1)
     }
 
+    @Test func aPrefetchGoesThroughTheStore() async throws {
+        let store = MemoryQueryStore()
+        try store.preload("from another process", for: "user:ann:cart")
+        let cache = Self.cache(store)
+        let runs = Counter()
+        cache.prefetch(key: "cart", scope: .user("ann")) {
+            runs.increment()
+            return "loaded"
+        }
+        cache.prefetch(key: "article/1", scope: .shared, tags: ["articles"]) {
+            runs.increment()
+            return "loaded article/1"
+        }
+        await cache.runningTask(for: "user:ann:cart")?.value
+        await cache.runningTask(for: "article/1")?.value
+        #expect(cache.value(for: "user:ann:cart", as: String.self) == "from another process")
+        #expect(store.keys == ["article/1", "user:ann:cart"])
+        #expect(runs.value == 1)
+        cache.invalidate(tag: "articles")
+        #expect(!cache.contains("article/1"))
+    }
+
     @Test func userScopedKeysNameTheUserAndAreNotShared() async throws {
         let store = MemoryQueryStore()
         let cache = Self.cache(store)

@@ -66,6 +66,26 @@ extension QueryCache {
         }
     }
 
+    /// Starts `query` for `key` before any render asks for it, as ``prefetch(key:query:)`` does,
+    /// going through the cache's store as ``resolveValue(key:scope:tags:query:)`` does: a value
+    /// another process set is taken from there, and a value this run loads is set there.
+    /// - Parameters:
+    ///   - key: Identifies the query's result; the scope makes the key it is cached under.
+    ///   - scope: Whose data it is (``QueryScope``).
+    ///   - tags: Names under which the key can be invalidated together with others.
+    ///   - query: Loads the value.
+    public func prefetch<Value: Codable & Sendable>(
+        key: String,
+        scope: QueryScope,
+        tags: [String] = [],
+        query: @escaping @Sendable () async throws -> Value
+    ) {
+        let key = scope.key(key)
+        if !tags.isEmpty { state.withLock { $0.addTags(tags, to: key) } }
+        guard let tier = shared.tier else { return prefetch(key: key, query: query) }
+        prefetch(key: key) { try await tier.run(key: key, tags: tags, query: query) }
+    }
+
     /// The cache's store, when it has one.
     public var queryStore: (any QueryStore)? {
         shared.tier?.store

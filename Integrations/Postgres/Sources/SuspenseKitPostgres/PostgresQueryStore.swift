@@ -94,7 +94,9 @@ public final class PostgresQueryStore: QueryStore {
         prepared.withLock { $0 = true }
     }
 
-    /// Closes the connections; calls after this reconnect.
+    /// Closes the connections and stops listening. Call it when the store is no longer used: a
+    /// store that listens for invalidations is kept alive by its listening task until then.
+    /// Calls after this connect again.
     public func close() async {
         listener.withLock { task in
             task?.cancel()

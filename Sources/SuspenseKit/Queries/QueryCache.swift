@@ -71,6 +71,8 @@ public final class QueryCache: Sendable {
     /// what it was delivered, and the failures it met, for its own components to read until it
     /// ends (`QueryMailbox.kept`). False by default: nothing is kept twice.
     let rendersKeepResults: Bool
+    /// The second tier, for a cache made with a ``QueryStore`` (QueryCache+Store.swift).
+    let shared = SharedTierSlot()
 
     /// How many results a cache keeps by default: enough for the hot keys of a server, small
     /// enough that a cache shared for months stays a few megabytes of bookkeeping.
@@ -248,15 +250,19 @@ public final class QueryCache: Sendable {
     /// with ``stub(_:for:)``), so that the next reader runs its query again. A run of the key
     /// in flight is not stopped, and the renders already waiting on it get its result, but it
     /// is not stored: it may have read the data before the change that made you remove it.
+    /// A cache made with a ``QueryStore`` invalidates the key there too, and so do
+    /// ``invalidate(prefix:)`` and ``invalidate(tag:)``.
     public func removeValue(for key: String) {
         state.withLock {
             $0.removeStored(key)
             $0.stubs.removeValue(forKey: key)
         }
+        shared.publish(.key(key))
     }
 
     /// Forgets every stored result and every stub. Runs in flight go on for the renders waiting
-    /// on them, but their results are not stored (see ``removeValue(for:)``).
+    /// on them, but their results are not stored (see ``removeValue(for:)``). A ``QueryStore``
+    /// is left as it is.
     public func removeAll() {
         state.withLock {
             $0.removeAllStored()
@@ -274,6 +280,7 @@ public final class QueryCache: Sendable {
             for key in state.storedWhileRunning.keys where key.hasPrefix(prefix) { state.removeStored(key) }
             if !state.stubs.isEmpty { state.stubs = state.stubs.filter { !$0.key.hasPrefix(prefix) } }
         }
+        shared.publish(.prefix(prefix))
     }
 
     /// Forgets what is stored under every key read with `tag` (`resolveValue(key:tags:query:)`),
@@ -284,6 +291,7 @@ public final class QueryCache: Sendable {
             guard let tagged = state.tagged.removeValue(forKey: tag) else { return }
             for key in tagged.keys { state.removeStored(key) }
         }
+        shared.publish(.tag(tag))
     }
 
     /// Notes that `key` was read with `tags` in the current render. Not API.

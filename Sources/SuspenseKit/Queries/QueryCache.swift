@@ -15,9 +15,11 @@ import Synchronization
 /// How long results are used is the cache's choice: a `capacity` bounds how many are kept (the
 /// least recently used evicted first), ``FailureRetention`` says whether a failure is kept for
 /// later renders, and a `lifetime` makes values and failures expire on the cache's clock, after
-/// which the next reader runs the query again. Either way, a result delivered to a render (and a
-/// failure it met) is what that render's components read until it ends. ``removeValue(for:)``
-/// and ``removeAll()`` forget results by hand, and win over a run in flight.
+/// which the next reader runs the query again. With `freshFor:staleFor:`, a value past its fresh
+/// time is still served at once for a while, as one refresh runs in the background (stale while
+/// revalidate); a refresh that fails keeps the stale value served. Either way, a result delivered
+/// to a render (and a failure it met) is what that render's components read until it ends.
+/// ``removeValue(for:)`` and ``removeAll()`` forget results by hand, and win over a run in flight.
 public final class QueryCache: Sendable {
     /// Whether a failed query's error is kept for later renders.
     public enum FailureRetention: Sendable {
@@ -56,6 +58,12 @@ public final class QueryCache: Sendable {
     enum Cell {
         case stored(Entry)
         case running(InFlightQuery)
+
+        /// Whether it is a stored failure.
+        var isFailure: Bool {
+            if case .stored(.failure) = self { return true }
+            return false
+        }
     }
 
     let state: Locked<State>
@@ -65,7 +73,7 @@ public final class QueryCache: Sendable {
     /// What becomes of failures.
     let failureRetention: FailureRetention
     /// The cache's clock, when results expire.
-    private let clock: RenderClock?
+    let clock: RenderClock?
     /// Whether the cache may forget a result while a render that was handed it still runs
     /// (results expire, or failures are dropped when a render ends): each render then keeps
     /// what it was delivered, and the failures it met, for its own components to read until it
@@ -91,25 +99,114 @@ public final class QueryCache: Sendable {
     ///     are met, and a few at a time as new ones are stored.
     ///   - clock: The clock the lifetime is measured on (default `ContinuousClock()`; tests pass a
     ///     `TestClock`).
-    public init(
+    public convenience init(
         capacity: Int? = QueryCache.defaultCapacity,
         failures: FailureRetention = .dropAfterRender,
         lifetime: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
+        self.init(capacity: capacity, failures: failures, lifetime: lifetime, freshness: nil, clock: clock)
+    }
+
+    /// Creates an empty cache whose values go stale before they expire: for `freshFor` a value is
+    /// served as it is; for `staleFor` more it is still served at once, and the first reader
+    /// that meets it stale starts one refresh of the key in the background, with its own query
+    /// (the readers meanwhile, and a render that finds the value expired, join that one run);
+    /// after that the value has expired, and the next reader waits for a run as on a miss.
+    ///
+    /// A refresh belongs to the cache, not to the render that started it: it keeps that render's
+    /// task-local values, is not cancelled when the render ends, and does not hold it. Its value
+    /// replaces the stale one (fresh again), unless the key was invalidated meanwhile.
+    ///
+    /// Fail-safe: a refresh that fails stores nothing; the stale value keeps being served until it
+    /// expires, the error goes to `onRefreshError`, and the key is not refreshed again before
+    /// `refreshBackoff` has passed, so a failing backend sees one refresh per key and back-off,
+    /// not one per read. A failure is never served stale: a stored failure (with
+    /// ``FailureRetention/keep``) is used for `freshFor`, then the next reader runs the query.
+    /// An expired value is never served: once past `staleFor`, a reader waits for a run (the
+    /// refresh in flight, if any) as on a miss, and meets its failure as on a miss. A hard limit
+    /// is the render's, as ever (a `Suspense` timeout, the render's deadline).
+    /// - Parameters:
+    ///   - capacity: How many results are kept at most, as in
+    ///     ``init(capacity:failures:lifetime:clock:)``.
+    ///   - failures: Whether a failure is kept for later renders (default `.dropAfterRender`).
+    ///   - freshFor: How long a stored value is served without a refresh.
+    ///   - staleFor: How long after that it is still served at once while a refresh runs.
+    ///   - refreshBackoff: How long after a failed refresh of a key the next one may start
+    ///     (default 5 seconds); meanwhile its stale value is served without one.
+    ///   - refreshTimeout: A soft limit on a refresh (default: none): one that runs longer is
+    ///     reported to `onRefreshError` with a ``RefreshTimedOut``, and goes on; the stale value
+    ///     keeps being served, and the refresh still stores its value if it succeeds.
+    ///   - clock: The clock ages are measured on (default `ContinuousClock()`; tests pass a
+    ///     `TestClock`).
+    ///   - onRefreshError: Called with the key and the error each time a refresh fails or
+    ///     exceeds `refreshTimeout`, on the refresh's task: where a server logs what its users
+    ///     do not see (they are served the stale value).
+    public convenience init(
+        capacity: Int? = QueryCache.defaultCapacity,
+        failures: FailureRetention = .dropAfterRender,
+        freshFor: Duration,
+        staleFor: Duration,
+        refreshBackoff: Duration = .seconds(5),
+        refreshTimeout: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        onRefreshError: @escaping @Sendable (_ key: String, _ error: any Error) -> Void = { _, _ in }
+    ) {
+        precondition(
+            freshFor >= .zero && staleFor >= .zero, "a QueryCache's freshFor and staleFor must not be negative")
+        self.init(
+            capacity: capacity, failures: failures, lifetime: freshFor + staleFor,
+            freshness: Freshness(
+                freshFor: freshFor, staleFor: staleFor, backoff: refreshBackoff, timeout: refreshTimeout,
+                onError: onRefreshError),
+            clock: clock)
+    }
+
+    private init(
+        capacity: Int?, failures: FailureRetention, lifetime: Duration?, freshness: Freshness?,
+        clock: any Clock<Duration>, countsBytes: Bool = true
+    ) {
         precondition(capacity.map { $0 > 0 } ?? true, "a QueryCache's capacity must be positive")
-        state = Locked(State(lifetime: lifetime, capacity: capacity))
+        // No stale window: a lifetime of `freshFor`, as with `lifetime:`.
+        let refreshes = freshness.flatMap { $0.staleFor > .zero ? $0 : nil }
+        state = Locked(
+            State(lifetime: lifetime, staleAfter: refreshes?.freshFor, capacity: capacity, countsBytes: countsBytes))
         failureRetention = failures
+        self.refreshes = refreshes
         self.clock = lifetime == nil ? nil : RenderClock(clock)
         keepsEveryResult = lifetime != nil || capacity != nil
         rendersKeepResults = keepsEveryResult || failures == .dropAfterRender
+    }
+
+    /// When values go stale and what becomes of their refreshes.
+    struct Freshness: Sendable {
+        var freshFor: Duration
+        var staleFor: Duration
+        var backoff: Duration = .seconds(5)
+        var timeout: Duration?
+        var onError: @Sendable (String, any Error) -> Void = { _, _ in }
+    }
+
+    /// How stale values are refreshed; nil when values never go stale.
+    let refreshes: Freshness?
+
+    /// What `onRefreshError` is given when a refresh runs past the cache's `refreshTimeout`:
+    /// the refresh goes on, and the stale value keeps being served.
+    public struct RefreshTimedOut: Error, CustomStringConvertible {
+        /// The soft limit the refresh ran past.
+        public let timeout: Duration
+
+        /// A description for logs.
+        public var description: String { "a background refresh ran past its soft timeout of \(timeout)" }
     }
 
     /// The cache a render makes when it is given none: it lives as long as the render, so it
     /// needs no bound, and what it keeps is the render's alone. Not API.
     @usableFromInline
     static func _perRender() -> QueryCache {
-        QueryCache(capacity: nil, failures: .keep)
+        // Nobody reads its statistics: it does not size its values.
+        QueryCache(
+            capacity: nil, failures: .keep, lifetime: nil, freshness: nil, clock: ContinuousClock(), countsBytes: false)
     }
 
     /// Whether the cache may forget any result while a render that was handed it still runs
@@ -141,14 +238,33 @@ public final class QueryCache: Sendable {
         public var expirations: Int
         /// Results stored now.
         public var entries: Int
+        /// Refreshes of stale values started in the background (with `freshFor:staleFor:`).
+        /// A stale value served counts as a hit.
+        public var backgroundRefreshes: Int
+        /// Background refreshes that failed (the stale value was kept).
+        public var refreshFailures: Int
+        /// About how many bytes the stored results take: for each, its key's UTF-8 bytes, a fixed
+        /// ``entryOverhead`` for the table's bookkeeping, and its value's size: the UTF-8 bytes of
+        /// a `String`, the count of a `[UInt8]`, else the inline size of its type (what a class
+        /// or an array refers to is not counted). A failure counts its error's inline size.
+        /// Kept up to date as results come and go: reading it walks nothing.
+        public var approximateBytes: Int
     }
+
+    /// What ``Statistics/approximateBytes`` counts for each result besides its key and value:
+    /// the table's index word, key, result cell and recency links.
+    public static let entryOverhead =
+        MemoryLayout<UInt64>.stride * 2 + MemoryLayout<String>.stride
+        + MemoryLayout<Cell?>.stride + MemoryLayout<Int>.stride * 2
 
     /// What the cache counted since it was made, and how many results it holds now.
     public var statistics: Statistics {
         state.withLock { state in
             Statistics(
                 hits: state.hits, misses: state.misses, coalesced: state.coalesced,
-                evictions: state.evictions, expirations: state.expirations, entries: state.storedCount)
+                evictions: state.evictions, expirations: state.expirations, entries: state.storedCount,
+                backgroundRefreshes: state.backgroundRefreshes, refreshFailures: state.refreshFailures,
+                approximateBytes: state.bytes)
         }
     }
 
@@ -317,7 +433,7 @@ public final class QueryCache: Sendable {
                 guard case .failure? = state.entry(key, now: nil) else { continue }
                 if state.running(key) != nil {
                     // Stored by hand while a run is in flight: the run goes on, and is kept.
-                    state.storedWhileRunning[key] = nil
+                    _ = state.takeStoredWhileRunning(key)
                 } else {
                     state.removeStored(key)
                 }

@@ -1,3 +1,4 @@
+import SuspenseTesting
 import Testing
 
 @testable import SuspenseKit
@@ -305,5 +306,25 @@ struct QueryStoreTests {
         #expect(try await render(Self.page("article/1", runs: runs), as: .plain, cache: cache) == "loaded article/1")
         #expect(runs.value == 1)
         #expect(errors.operations == [.read])
+    }
+
+    @Test func aStaleValuesRefreshGoesThroughTheStore() async throws {
+        let store = MemoryQueryStore()
+        let clock = TestClock()
+        let cache = QueryCache(store: store, freshFor: .seconds(10), staleFor: .seconds(60), clock: clock)
+        let runs = Counter()
+        #expect(try await render(Self.page("article/1", runs: runs), as: .plain, cache: cache) == "loaded article/1")
+        #expect(runs.value == 1)
+        // Another process wrote a newer value; this process's copy goes stale.
+        try store.preload("newer", for: "article/1")
+        clock.advance(by: .seconds(20))
+        // Served at once, stale, while the refresh reads the store instead of running the query.
+        #expect(try await render(Self.page("article/1", runs: runs), as: .plain, cache: cache) == "loaded article/1")
+        try await waitUntil("the refresh to store the store's value") {
+            cache.value(for: "article/1", as: String.self) == "newer"
+        }
+        #expect(runs.value == 1)
+        #expect(cache.statistics.backgroundRefreshes == 1)
+        #expect(try await render(Self.page("article/1", runs: runs), as: .plain, cache: cache) == "newer")
     }
 }

@@ -59,8 +59,49 @@ extension QueryCache {
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.init(capacity: capacity, failures: failures, lifetime: lifetime, clock: clock)
-        let tier = SharedTier(store: store, options: storeOptions)
-        shared.attach(tier)
+        attach(store, storeOptions)
+    }
+
+    /// Creates an empty cache that shares scoped keys through `store`, as
+    /// ``init(store:storeOptions:capacity:failures:lifetime:clock:)`` does, and whose values in this
+    /// process go stale before they expire, as with
+    /// ``init(capacity:failures:freshFor:staleFor:refreshBackoff:refreshTimeout:clock:onRefreshError:)``:
+    /// a stale value is served at once while one refresh runs, and that refresh goes through the
+    /// store like any run.
+    /// - Parameters:
+    ///   - store: The second tier, shared by the processes.
+    ///   - storeOptions: How the store's calls are bounded, how long its values live, and where
+    ///     its errors are reported.
+    ///   - capacity: How many results this process keeps at most.
+    ///   - failures: Whether a failure is kept for later renders (failures never go to the store).
+    ///   - freshFor: How long a value is served in this process without a refresh.
+    ///   - staleFor: How long after that it is still served at once while a refresh runs.
+    ///   - refreshBackoff: How long after a failed refresh of a key the next one may start.
+    ///   - refreshTimeout: A soft limit on a refresh, reported to `onRefreshError`.
+    ///   - clock: The clock ages are measured on.
+    ///   - onRefreshError: Called with the key and the error when a refresh fails or runs long.
+    public convenience init(
+        store: any QueryStore,
+        storeOptions: StoreOptions = StoreOptions(),
+        capacity: Int? = QueryCache.defaultCapacity,
+        failures: FailureRetention = .dropAfterRender,
+        freshFor: Duration,
+        staleFor: Duration,
+        refreshBackoff: Duration = .seconds(5),
+        refreshTimeout: Duration? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        onRefreshError: @escaping @Sendable (_ key: String, _ error: any Error) -> Void = { _, _ in }
+    ) {
+        self.init(
+            capacity: capacity, failures: failures, freshFor: freshFor, staleFor: staleFor,
+            refreshBackoff: refreshBackoff, refreshTimeout: refreshTimeout, clock: clock,
+            onRefreshError: onRefreshError)
+        attach(store, storeOptions)
+    }
+
+    /// Makes `store` this cache's second tier, and drops what other processes invalidate.
+    private func attach(_ store: any QueryStore, _ options: StoreOptions) {
+        shared.attach(SharedTier(store: store, options: options))
         store.observeInvalidations { [weak self] invalidation in
             self?.applyFromStore(invalidation)
         }

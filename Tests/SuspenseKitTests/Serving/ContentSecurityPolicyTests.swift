@@ -3,30 +3,12 @@ import Testing
 @testable import SuspenseKit
 
 @Suite struct ContentSecurityPolicyTests {
-    struct Card: Component {
-        let gates: Gates
-        var body: some Component {
-            Element("main") {
-                Suspense {
-                    try Gated("a", gates: gates)
-                } fallback: {
-                    Text("loading a")
-                }
-                Suspense {
-                    try Gated("b", gates: gates)
-                } fallback: {
-                    Text("loading b")
-                }
-            }
-        }
-    }
-
     func streamed(
         serving: ServingOptions,
         stream: StreamOptions = StreamOptions()
     ) async throws -> (page: StreamedPage, head: PageHead, body: String, log: [String]) {
         let gates = Gates()
-        let page = await StreamedPage(Card(gates: gates), stream: stream, serving: serving)
+        let page = await StreamedPage(HTMLStreamTests.TwoCards(gates: gates), stream: stream, serving: serving)
         // After the shell, so that both boundaries stream in.
         gates.open("a")
         gates.open("b")

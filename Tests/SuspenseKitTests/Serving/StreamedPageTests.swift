@@ -4,24 +4,6 @@ import Testing
 @testable import SuspenseKit
 
 @Suite struct StreamedPageTests {
-    struct TwoCards: Component {
-        let gates: Gates
-        var body: some Component {
-            Element("main") {
-                Suspense {
-                    try Gated("a", gates: gates)
-                } fallback: {
-                    Text("loading a")
-                }
-                Suspense {
-                    try Gated("b", gates: gates)
-                } fallback: {
-                    Text("loading b")
-                }
-            }
-        }
-    }
-
     /// Suspends outside any Suspense: its shell waits for `a`.
     struct ShellWaits: Component {
         let gates: Gates
@@ -60,7 +42,7 @@ import Testing
     @Test func theHeadIsReadyWithTheShellAndTheBodyStartsWithIt() async throws {
         let gates = Gates()
         let page = await StreamedPage(
-            TwoCards(gates: gates),
+            HTMLStreamTests.TwoCards(gates: gates),
             serving: ServingOptions(
                 status: 203, headers: ["Cache-Control": "no-store", "content-type": "text/plain"]))
         let recording = RecordingHooks()
@@ -169,7 +151,7 @@ import Testing
 
     @Test func aWriteThatFailsStopsTheRenderAndCancelsItsQueries() async throws {
         let gates = Gates()
-        let page = await StreamedPage(TwoCards(gates: gates), serving: ServingOptions(probeInterval: nil))
+        let page = await StreamedPage(HTMLStreamTests.TwoCards(gates: gates), serving: ServingOptions(probeInterval: nil))
         // The shell is written; the next chunk finds the connection closed.
         let writer = FakeBodyWriter(failing: { _, index in index >= 1 })
         let written = Task { try await page.writeBody(context: "", hooks: RecordingHooks().hooks(), to: writer.write) }
@@ -184,7 +166,7 @@ import Testing
         let gates = Gates()
         let clock = TestClock()
         let page = await StreamedPage(
-            TwoCards(gates: gates), serving: ServingOptions(probeInterval: .seconds(2), clock: clock))
+            HTMLStreamTests.TwoCards(gates: gates), serving: ServingOptions(probeInterval: .seconds(2), clock: clock))
         // Probes succeed twice, then the connection is closed.
         let probes = Counter()
         let writer = FakeBodyWriter(failing: { chunk, _ in chunk.isEmpty && probes.increment() > 2 })

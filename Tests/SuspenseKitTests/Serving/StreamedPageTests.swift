@@ -151,7 +151,8 @@ import Testing
 
     @Test func aWriteThatFailsStopsTheRenderAndCancelsItsQueries() async throws {
         let gates = Gates()
-        let page = await StreamedPage(HTMLStreamTests.TwoCards(gates: gates), serving: ServingOptions(probeInterval: nil))
+        let page = await StreamedPage(
+            HTMLStreamTests.TwoCards(gates: gates), serving: ServingOptions(probeInterval: nil))
         // The shell is written; the next chunk finds the connection closed.
         let writer = FakeBodyWriter(failing: { _, index in index >= 1 })
         let written = Task { try await page.writeBody(context: "", hooks: RecordingHooks().hooks(), to: writer.write) }

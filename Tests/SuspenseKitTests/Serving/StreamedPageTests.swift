@@ -188,4 +188,40 @@ import Testing
         try await waitUntil("both queries to be cancelled") { gates.cancellations.value == 2 }
         #expect(writer.all == [writer.chunks[0], "", "", ""])
     }
+    @Test func aProbeDueWhileAChunkIsBeingWrittenIsSkippedAndNoTwoWritesOverlap() async throws {
+        let gates = Gates()
+        let clock = TestClock()
+        let page = await StreamedPage(
+            HTMLStreamTests.TwoCards(gates: gates), serving: ServingOptions(probeInterval: .seconds(1), clock: clock))
+        let writing = Counter()
+        let mostAtOnce = Locked(0)
+        let slowChunkStarted = Counter()
+        let releaseSlowChunk = Locked(false)
+        let writes = Log()
+        let written = Task {
+            try await page.writeBody(context: "", hooks: RecordingHooks().hooks()) { chunk in
+                let now = writing.increment()
+                mostAtOnce.withLock { $0 = max($0, now) }
+                defer { writing.decrement() }
+                writes.append(chunk)
+                if chunk.contains("a loaded") {
+                    slowChunkStarted.increment()
+                    try await waitUntil("the test to release the chunk") { releaseSlowChunk.withLock { $0 } }
+                }
+            }
+        }
+        try await waitUntil("the shell") { writes.all.count == 1 }
+        gates.open("a")
+        try await waitUntil("a's chunk to be writing") { slowChunkStarted.value == 1 }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        // The probe came, found the writer taken, and went back to sleep without writing.
+        await clock.waitForSleeper(dueAt: .seconds(2))
+        #expect(!writes.all.contains(""))
+        releaseSlowChunk.withLock { $0 = true }
+        gates.open("b")
+        try await written.value
+        #expect(mostAtOnce.withLock { $0 } == 1)
+        #expect(writes.all.joined().contains("<p>b loaded</p>"))
+    }
 }

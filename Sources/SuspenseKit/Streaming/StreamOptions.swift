@@ -63,16 +63,16 @@ public struct StreamOptions: Sendable {
     ///   - swap: `.script` (default), `.declarative` or `.declarativeWithScript`, for the
     ///     out-of-order stream.
     ///   - nonce: A CSP nonce for the inline scripts, if the page's policy asks for one.
-    ///   - onDeclaredAfterShell: Called with each response declaration revealed after the shell,
-    ///     which can no longer change the response.
     ///   - lateErrorHTML: The HTML for the regions still pending when a late error ends the
     ///     stream; a generic message by default.
+    ///   - onDeclaredAfterShell: Called with each response declaration revealed after the shell,
+    ///     which can no longer change the response.
     public init(
         order: Order = .outOfOrder,
         swap: Swap = .script,
         nonce: String? = nil,
-        onDeclaredAfterShell: (@Sendable (ResponseDeclaration) -> Void)? = nil,
-        lateErrorHTML: @escaping @Sendable (any Error) -> String = { _ in StreamOptions.genericLateErrorHTML }
+        lateErrorHTML: @escaping @Sendable (any Error) -> String = { _ in StreamOptions.genericLateErrorHTML },
+        onDeclaredAfterShell: (@Sendable (ResponseDeclaration) -> Void)? = nil
     ) {
         self.order = order
         self.swap = swap

@@ -284,6 +284,23 @@ struct ResponseDeclarationStreamTests {
         #expect(!(try await stream.collect()).contains("<script>alert"))
     }
 
+    @Test func theErrorSaysWhatIsWrong() async throws {
+        let error = await #expect(throws: RenderError.self) {
+            _ = try await renderResponse(Text("x").responseHeader("X-Note", "a\r\nSet-Cookie: admin=1"))
+        }
+        #expect(
+            error?.description
+                == "uncaught error: the value of the header X-Note holds a line break or another control "
+                + #"character: "a\r\nSet-Cookie: admin=1""#)
+        let location = await #expect(throws: RenderError.self) {
+            _ = try await renderResponse(Text("x").redirect(to: "javascript:alert(1)"))
+        }
+        #expect(
+            location?.description
+                == #"uncaught error: a redirect goes to a relative URL or an http or https one, not "javascript:alert(1)""#
+        )
+    }
+
     @Test func validLocationsAreAccepted() async throws {
         for location in [
             "/", "/a/b?c=d&e=%20#f", "https://example.com/x", "HTTP://example.com", "//cdn.example/a", "a/b",

@@ -10,7 +10,7 @@ extension StreamedPage {
         declared: ResponseHead = ResponseHead()
     ) -> (PageHead, [ServingLogEntry]) {
         var headers = serving.headers
-        for header in declared.headers {
+        for header in declared.headers.fields {
             if ResponseHead.mayRepeat(header.name) {
                 headers.add(name: header.name, value: header.value)
             } else {

@@ -23,6 +23,9 @@ public struct Node: Sendable, Hashable {
         case suspense(SuspenseState)
         /// An ``ErrorBoundary``; its children are the fallback once it caught an error.
         case errorBoundary(ErrorBoundaryState)
+        /// What a component declared about the HTTP response (``Component/httpStatus(_:)`` and
+        /// the like): shown by `.tree`, written by no other format.
+        case responseDeclaration(ResponseDeclaration)
     }
 
     /// What this node is.

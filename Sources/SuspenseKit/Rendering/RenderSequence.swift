@@ -12,6 +12,8 @@ public struct RenderSequence<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = any Error
 
     let core: Core
+    /// A stream's response head (see ``responseHead``); empty for frames.
+    var head = ResponseHead()
 
     /// Creates the channel, holding at most `limit` of cost before the render waits, and the
     /// render's task that `start` makes to write into it (on the caller's actor: `start` makes
@@ -85,6 +87,11 @@ final class RenderCanceller: Sendable {
 }
 
 extension RenderSequence where Element == String {
+    /// What the stream's shell declared about the response (``Component/httpStatus(_:)`` and
+    /// the like), known when ``renderStream(_:cache:options:stream:isolation:)`` returns: send
+    /// its status and headers, or its redirect, before the first chunk.
+    public var responseHead: ResponseHead { head }
+
     /// Reads every chunk and joins them: the whole streamed page. Throws the render's error, or
     /// `CancellationError` when the calling task is cancelled, never a truncated page.
     public func collect() async throws -> String {

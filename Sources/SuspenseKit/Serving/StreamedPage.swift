@@ -17,7 +17,11 @@
 /// ``ErrorBoundary`` in the shell can still become the application's error page with its own
 /// status. The head is decided then: the status and headers of ``ServingOptions``,
 /// `text/html; charset=utf-8`, the Content Security Policy with this response's nonce, and
-/// `Server-Timing: shell;dur=<ms>`. ``writeBody(context:hooks:to:)`` then writes the chunks,
+/// `Server-Timing: shell;dur=<ms>`, and what the shell's tree declared (``ResponseHead``: a
+/// status, headers, a redirect), which goes over the options. A page whose shell declares a
+/// redirect stops rendering there: its head has the redirect's status and `Location`, and its
+/// body is a short link to the location. What the tree declares after the shell goes to
+/// `hooks.log`. ``writeBody(context:hooks:to:)`` then writes the chunks,
 /// closes the page after a late error, and stops the render and its queries at the first write
 /// that fails (the client left), which an empty write finds while the page waits.
 public struct StreamedPage: Sendable {
@@ -32,6 +36,8 @@ public struct StreamedPage: Sendable {
     private let outcome: Outcome
     private let probeInterval: Duration?
     private let clock: RenderClock
+    /// The declarations revealed after the shell, for the log.
+    private let late = LateDeclarations()
 
     /// This response's Content Security Policy nonce, made when ``ServingOptions`` asks for a
     /// policy: every script of the stream carries it, and so may the page's own.
@@ -59,9 +65,19 @@ public struct StreamedPage: Sendable {
         var stream = stream
         let nonce = serving.contentSecurityPolicy.map { _ in ResponseNonce.make() }
         if let nonce { stream.nonce = nonce }
+        let late = late
+        let onDeclaredAfterShell = stream.onDeclaredAfterShell
+        stream.onDeclaredAfterShell = { declaration in
+            onDeclaredAfterShell?(declaration)
+            late.report(declaration)
+        }
         do {
             let chunks = try await renderStream(try component(), cache: cache, options: options, stream: stream)
-            let (head, warnings) = Self.head(serving: serving, stream: stream, shellTime: clock.elapsed())
+            let declared = chunks.responseHead
+            // A redirect sends no page: the render stops now, with its queries.
+            if declared.location != nil { chunks.core.stop() }
+            let (head, warnings) = Self.head(
+                serving: serving, stream: stream, shellTime: clock.elapsed(), declared: declared)
             outcome = .stream(chunks, head: head, warnings: warnings)
         } catch {
             outcome = .shellFailed(error)
@@ -114,6 +130,11 @@ public struct StreamedPage: Sendable {
         to writer: @escaping @Sendable (String) async throws -> Void
     ) async throws {
         guard case .stream(let stream, _, _) = outcome else { return }
+        if let location = stream.responseHead.location {
+            try await writer(Self.redirectBody(to: location))
+            return
+        }
+        late.attach { declaration in hooks.log(LateDeclarations.entry(declaration), context) }
         let body = BodyTurns(writer)
         let onLateError: @Sendable (any Error) -> Void = { error in
             if let onLateError = hooks.onLateError { return onLateError(error, context) }

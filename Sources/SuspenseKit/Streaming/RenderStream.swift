@@ -19,6 +19,11 @@
 /// document (`<html>`), `</body></html>` comes last. Without scripts, the page shows every
 /// fallback; `.inOrder` writes the document top to bottom with no script at all.
 ///
+/// The stream's ``RenderSequence/responseHead`` holds what the shell declared about the response
+/// (``Component/httpStatus(_:)``, ``Component/responseHeader(_:_:)``,
+/// ``Component/redirect(to:status:)``): send it before the first chunk. What is revealed later
+/// cannot change it: it goes to ``StreamOptions/onDeclaredAfterShell``.
+///
 /// An error after the shell that no boundary catches ends the sequence by throwing, after a
 /// chunk that puts ``StreamOptions/lateErrorHTML`` in place of every pending fallback and closes
 /// the page. A consumer that stops iterating cancels the render and its
@@ -41,7 +46,7 @@ public func renderStream<C: Component>(
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> HTMLStream {
     let shell = ShellSignal()
-    let sequence = HTMLStream(limit: StreamChunker.bufferLimit) { channel in
+    var sequence = HTMLStream(limit: StreamChunker.bufferLimit) { channel in
         Task {
             // Captured, so that the render runs on the caller's actor, as `render` does.
             _ = isolation
@@ -56,10 +61,11 @@ public func renderStream<C: Component>(
             }
         }
     }
-    try await withTaskCancellationHandler {
+    let core = sequence.core
+    sequence.head = try await withTaskCancellationHandler {
         try await shell.wait()
     } onCancel: {
-        sequence.core.stop()
+        core.stop()
     }
     return sequence
 }

@@ -46,6 +46,12 @@ public struct StreamOptions: Sendable {
     /// default is ``StreamOptions/genericLateErrorHTML``; the error is given so that a page can
     /// choose what to say, and its text should reach the page only in development.
     public var lateErrorHTML: @Sendable (any Error) -> String
+    /// Called with each response declaration (``Component/httpStatus(_:)`` and the like) that the
+    /// stream reveals after its shell, on the render's task: the response's head was sent with
+    /// the shell, so the declaration changes nothing but the page (a redirect becomes a
+    /// `<meta http-equiv="refresh">`). Log it: a status or header that should count belongs in
+    /// the shell, outside every ``Suspense`` that may still be pending when it is sent.
+    public var onDeclaredAfterShell: (@Sendable (ResponseDeclaration) -> Void)?
 
     /// What replaces the pending regions after a late error unless ``lateErrorHTML`` says
     /// otherwise: a short message that tells nothing about the error.
@@ -59,15 +65,19 @@ public struct StreamOptions: Sendable {
     ///   - nonce: A CSP nonce for the inline scripts, if the page's policy asks for one.
     ///   - lateErrorHTML: The HTML for the regions still pending when a late error ends the
     ///     stream; a generic message by default.
+    ///   - onDeclaredAfterShell: Called with each response declaration revealed after the shell,
+    ///     which can no longer change the response.
     public init(
         order: Order = .outOfOrder,
         swap: Swap = .script,
         nonce: String? = nil,
-        lateErrorHTML: @escaping @Sendable (any Error) -> String = { _ in StreamOptions.genericLateErrorHTML }
+        lateErrorHTML: @escaping @Sendable (any Error) -> String = { _ in StreamOptions.genericLateErrorHTML },
+        onDeclaredAfterShell: (@Sendable (ResponseDeclaration) -> Void)? = nil
     ) {
         self.order = order
         self.swap = swap
         self.nonce = nonce
+        self.onDeclaredAfterShell = onDeclaredAfterShell
         self.lateErrorHTML = lateErrorHTML
     }
 }

@@ -26,7 +26,7 @@ private final class EventLog: RenderObserver, @unchecked Sendable {
         var carried: (shell: Bool, boundary: Bool, pass: Bool) = (false, false, false)
         let line: String?
         switch event.kind {
-        case .shell(let tree, let pending):
+        case .shell(let tree, let pending, _):
             carried.shell = tree != nil
             line = "shell pending=\(pending.map(\.description)) \(render(tree))"
         case .resolved(let id, let tree):

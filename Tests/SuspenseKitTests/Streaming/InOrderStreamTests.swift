@@ -214,7 +214,7 @@ import Testing
 
         func observe(_ event: RenderEvent) {
             switch event.kind {
-            case .shell(let tree?, _), .progress(let tree?, _):
+            case .shell(let tree?, _, _), .progress(let tree?, _):
                 trees += 1
                 entries += tree.entries.count
                 largest = max(largest, tree.entries.count)

@@ -142,6 +142,8 @@ enum ReliabilityHTMLParser {
                     for child in node.children.reversed() { stack.append(.enter(child, rawText: raw)) }
                 case .fragment, .component, .suspense, .errorBoundary:
                     for child in node.children.reversed() { stack.append(.enter(child, rawText: rawText)) }
+                case .responseDeclaration:
+                    break  // not written in HTML
                 }
             }
         }

@@ -16,7 +16,7 @@ extension RenderTree {
         for index in entries.indices {
             let entry = entries[index]
             switch entry.kind {
-            case .fragment, .component, .suspense, .errorBoundary:
+            case .fragment, .component, .suspense, .errorBoundary, .declaration:
                 continue
             case .text, .rawHTML:
                 if entry.b == 0 { continue }

@@ -42,7 +42,7 @@ final class FrameRecorder: RenderObserver {
 
     func observe(_ event: RenderEvent) {
         switch event.kind {
-        case .shell(let tree, _):
+        case .shell(let tree, _, _):
             guard let tree else { return }
             let node = tree.node()
             current = node

@@ -103,7 +103,7 @@ enum HTMLRenderer {
                         } else {
                             size += tagLength + 3  // </tag>
                         }
-                    case .fragment, .component, .suspense, .errorBoundary:
+                    case .fragment, .component, .suspense, .errorBoundary, .declaration:
                         break
                     }
                 }
@@ -175,7 +175,7 @@ enum HTMLRenderer {
                             } else {
                                 open.append((Int(entry.end), entry.a))
                             }
-                        case .fragment, .component, .suspense, .errorBoundary:
+                        case .fragment, .component, .suspense, .errorBoundary, .declaration:
                             break
                         }
                     }
@@ -281,7 +281,7 @@ enum HTMLRenderer {
             case .element:
                 if isBlock[Int(entry.a)] { return true }
                 index = Int(entry.end)
-            case .text, .rawHTML, .fragment, .component, .suspense, .errorBoundary:
+            case .text, .rawHTML, .fragment, .component, .suspense, .errorBoundary, .declaration:
                 index += 1
             }
         }

@@ -39,6 +39,8 @@ struct HTMLWriter {
             switch entry.kind {
             case .text, .rawHTML:
                 writeContent(entry, to: &walk)
+            case .declaration:
+                break  // for the response's head, not the page
             case .element:
                 let info = try self.info(of: entry.a)
                 walk.willOpen(element: index, info: info, depth: open.count, writer: self)
@@ -114,7 +116,7 @@ struct HTMLWriter {
         switch entry.kind {
         case .text: tree.withBytes(of: entry) { output.appendEscaped($0, quotes: false) }
         case .rawHTML: tree.withBytes(of: entry) { output.append($0) }
-        case .element, .fragment, .component, .suspense, .errorBoundary: break
+        case .element, .fragment, .component, .suspense, .errorBoundary, .declaration: break
         }
     }
 

@@ -36,6 +36,10 @@ struct InOrderWriter {
     private(set) var heldBoundary: BoundaryID?
     /// Where the next window should start: at the place the document stopped (nil: the start).
     private(set) var resume: RenderTree.Resume?
+    /// The entries the last `advance` wrote, in its tree's indices.
+    private(set) var lastWritten = 0..<0
+    /// How many bytes at the end of the last `advance`'s output are the held document end.
+    private(set) var tailCount = 0
 
     init(holdsDocumentEnd: Bool) {
         self.holdsDocumentEnd = holdsDocumentEnd
@@ -67,6 +71,8 @@ struct InOrderWriter {
         var writer = HTMLWriter(tree)
         walk.offset = cursor - start
         walk.html = []
+        lastWritten = start..<stop
+        tailCount = 0
         try writer.walk(from: start, to: stop, open: &open, &walk)
         writer.close(upTo: stop, open: &open, &walk)
         cursor = stop + walk.offset
@@ -74,6 +80,7 @@ struct InOrderWriter {
         resume = stop < entries.count ? tree.window?.resume(at: stop) : nil
         if stop == entries.count {
             walk.html += walk.tail
+            tailCount = walk.tail.count
             walk.tail = []
             isComplete = true
         }
@@ -81,6 +88,12 @@ struct InOrderWriter {
         let html = walk.html
         walk.html = []
         return html
+    }
+
+    /// Whether an element open at the cursor is one where a `<meta>` written there would not
+    /// stand as one (``TagTraits/unmarkable``: raw text, a table, …).
+    var isInsideUnmarkable: Bool {
+        open.contains { $0.closing.tag >= 0 && TagTraits(tag: names[$0.closing.tag]).contains(.unmarkable) }
     }
 
     /// What closes the elements open at the cursor, innermost first (held tags included): the

@@ -1,4 +1,4 @@
-/// What a node is: the same seven kinds in the arena the resolver builds (`NodeArena`) and in the
+/// What a node is: the same eight kinds in the arena the resolver builds (`NodeArena`) and in the
 /// tree the renderers read (`RenderTree`). `a` and `b` of a record or entry say more, per kind.
 enum NodeKind: UInt8 {
     /// Transparent. In the arena: the root, a slot, a boundary's content or fallback. In a
@@ -19,4 +19,9 @@ enum NodeKind: UInt8 {
     /// `a`: in the arena, the index in `Records.errorBoundaries`; in a render tree, the state in
     /// `errorBoundaryStates`.
     case errorBoundary
+    /// A response declaration (``ResponseDeclaration``): `a`: its index in `declarations` (of
+    /// the arena or the tree); `b`: in the arena, 0; in a tree built from the arena, the arena's
+    /// node id, which tells a declaration the stream's response head counted already from one it
+    /// reveals later. A leaf that no HTML or plain output writes.
+    case declaration
 }

@@ -93,7 +93,7 @@ enum PlainRenderer {
                                         end: Int(entry.end), breakLevel: 0, isListItem: false, keepsWhitespace: true))
                             }
                             if keeps { keeping += 1 }
-                        case .fragment, .component, .suspense, .errorBoundary:
+                        case .fragment, .component, .suspense, .errorBoundary, .declaration:
                             break
                         }
                         index += 1

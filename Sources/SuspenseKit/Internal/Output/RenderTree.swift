@@ -32,6 +32,8 @@ struct RenderTree {
     /// `.tree` and `.plain` show the description. So every HTML writer is safe without knowing
     /// of it, and the tree stays the same for every format.
     var descriptions: [Int32: TextRange] = [:]
+    /// The response declarations, by the `a` of their entries (shared with the arena's).
+    var declarations: [ResponseDeclaration] = []
     /// Whether every tag and attribute name was checked already: true for a tree the resolver
     /// made (it checks each element as it resolves it), false for a ``Node`` built by hand.
     var namesAreChecked = false
@@ -165,6 +167,9 @@ struct RenderTree {
                 errorBoundaryStates.append(state)
                 errorBoundaryIDs.append(node.boundaryID)
                 entry = open(.errorBoundary, Int32(errorBoundaryStates.count - 1), 0)
+            case .responseDeclaration(let declaration):
+                declarations.append(declaration)
+                entry = open(.declaration, Int32(declarations.count - 1), -1)
             }
             stack.append((node.children, 0, entry))
         }
@@ -235,7 +240,26 @@ struct RenderTree {
         case .component: return .component(name: names[entry.a])
         case .suspense: return .suspense(suspenseStates[Int(entry.a)])
         case .errorBoundary: return .errorBoundary(errorBoundaryStates[Int(entry.a)])
+        case .declaration: return .responseDeclaration(declarations[Int(entry.a)])
         }
+    }
+}
+
+extension RenderTree {
+    /// The response declarations among the entries `range`, in document order, each with its
+    /// arena node id (-1 in a tree built by hand).
+    func declarations(in range: Range<Int>) -> [(node: Int32, declaration: ResponseDeclaration)] {
+        guard !declarations.isEmpty else { return [] }
+        var found: [(node: Int32, declaration: ResponseDeclaration)] = []
+        for index in range where entries[index].kind == .declaration {
+            found.append((entries[index].b, declarations[Int(entries[index].a)]))
+        }
+        return found
+    }
+
+    /// What the whole tree declared about its response.
+    var responseHead: ResponseHead {
+        ResponseHead(declarations: declarations(in: entries.indices).map(\.declaration))
     }
 }
 

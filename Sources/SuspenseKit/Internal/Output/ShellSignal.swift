@@ -1,19 +1,20 @@
-/// The one-time handoff of the shell from the render's task to `renderStream`'s caller.
+/// The one-time handoff of the shell from the render's task to `renderStream`'s caller, with what
+/// the shell declared about the response.
 final class ShellSignal: Sendable {
     private enum State {
-        case waiting(CheckedContinuation<Void, any Error>?)
-        case done(Result<Void, any Error>)
+        case waiting(CheckedContinuation<ResponseHead, any Error>?)
+        case done(Result<ResponseHead, any Error>)
     }
 
     private let state = Locked(State.waiting(nil))
 
-    func succeed() { _ = settle(.success(())) }
+    func succeed(_ head: ResponseHead) { _ = settle(.success(head)) }
 
     /// Fails the shell; false when the shell was ready already.
     func fail(_ error: any Error) -> Bool { settle(.failure(error)) }
 
-    private func settle(_ result: Result<Void, any Error>) -> Bool {
-        let waiter: CheckedContinuation<Void, any Error>?? = state.withLock { state in
+    private func settle(_ result: Result<ResponseHead, any Error>) -> Bool {
+        let waiter: CheckedContinuation<ResponseHead, any Error>?? = state.withLock { state in
             guard case .waiting(let waiter) = state else { return .none }
             state = .done(result)
             return .some(waiter)
@@ -23,9 +24,9 @@ final class ShellSignal: Sendable {
         return true
     }
 
-    func wait() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let result: Result<Void, any Error>? = state.withLock { state in
+    func wait() async throws -> ResponseHead {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ResponseHead, any Error>) in
+            let result: Result<ResponseHead, any Error>? = state.withLock { state in
                 switch state {
                 case .waiting:
                     state = .waiting(continuation)

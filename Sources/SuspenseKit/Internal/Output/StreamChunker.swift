@@ -30,6 +30,11 @@ final class StreamChunker: RenderObserver {
     /// at, or one inside it (only then can the document go on).
     private var inOrderDirty = true
     private var ended = false
+    /// The head the shell declared; what later chunks reveal is reported.
+    private var declarations: StreamDeclarations
+    /// In order: the refresh of a redirect revealed after the shell, waiting for the document
+    /// to be outside every element where it cannot stand (see `sendDocument`).
+    private var refresh: [UInt8] = []
 
     /// A boundary whose region the page holds.
     private struct Region {
@@ -65,6 +70,7 @@ final class StreamChunker: RenderObserver {
         self.options = options
         self.channel = channel
         self.shell = shell
+        declarations = StreamDeclarations(report: options.onDeclaredAfterShell)
         markup = StreamMarkup(markers: options.order == .outOfOrder, holdsDocumentEnd: true, swap: options.swap)
     }
 
@@ -86,7 +92,7 @@ final class StreamChunker: RenderObserver {
         switch (options.order, event) {
         case (_, .queryFinished), (_, .queryFailed):
             fresh = []
-        case (.outOfOrder, .shell(let tree?, let pending)):
+        case (.outOfOrder, .shell(let tree?, let pending, let declared)):
             markup.markers = !pending.isEmpty
             let output = try markup.render(tree, from: 0, to: tree.entries.count)
             add(output, in: nil)
@@ -102,9 +108,11 @@ final class StreamChunker: RenderObserver {
                 html += tail
                 tail = []
             }
-            shell.succeed()
+            shell.succeed(declarations.shell(declared))
             send(html)
-        case (.inOrder, .shell(let tree?, _)), (.inOrder, .progress(let tree?, settled: true)):
+        case (.inOrder, .shell(let tree?, _, let declared)):
+            try sendDocument(tree, whole: false, head: declarations.shell(declared))
+        case (.inOrder, .progress(let tree?, settled: true)):
             try sendDocument(tree, whole: false)
         case (.outOfOrder, .resolved(let id, let tree?)), (.outOfOrder, .suspended(let id, let tree?)),
             (.outOfOrder, .caught(let id, let tree?, _)):
@@ -138,7 +146,7 @@ final class StreamChunker: RenderObserver {
         guard output.html.starts(with: markup.start(marker)) else { return false }
         let content = tree.entries.first {
             switch $0.kind {
-            case .suspense, .errorBoundary, .fragment, .component: return false
+            case .suspense, .errorBoundary, .fragment, .component, .declaration: return false
             case .text, .rawHTML, .element: return true
             }
         }
@@ -180,24 +188,27 @@ final class StreamChunker: RenderObserver {
     /// A chunk that replaces the region of `id` with what `tree` (the boundary's subtree) shows.
     private func swap(_ id: BoundaryID, with tree: RenderTree) throws {
         let pending = StreamMarkup.isPending(tree.entries[0], in: tree)
+        // A redirect revealed now: its refresh goes first in the chunk, in the page itself, so
+        // that it works however (and whether) the region is swapped.
+        let refresh = declarations.reveal(tree, in: 1..<tree.entries.count)
         if let element = regions[id]?.held {
             let output = try markup.render(tree, from: 1, to: tree.entries.count, heldContent: true)
             replace(id, in: element, with: output, pending: pending)
-            send(replacement(of: element.key, with: element.bytes))
+            send(refresh + replacement(of: element.key, with: element.bytes))
             return
         }
         // The chunk is written around the content in one buffer: no copy of a large region.
         let (opening, closing) = replacementParts(of: id.description)
         if StreamMarkup.isUnmarked(tree) {
             // Nothing to mark: the compact renderer's two passes, straight into the chunk.
-            let chunk = try HTMLRenderer.renderCompactString(tree, after: opening, before: closing)
+            let chunk = try HTMLRenderer.renderCompactString(tree, after: refresh + opening, before: closing)
             removeRegions(inside: id)
             regions[id]?.pending = pending
             fresh.insert(id)
             channel.send(chunk, cost: chunk.utf8.count)
             return
         }
-        var output = try markup.render(tree, from: 1, to: tree.entries.count, prefix: opening)
+        var output = try markup.render(tree, from: 1, to: tree.entries.count, prefix: refresh + opening)
         removeRegions(inside: id)
         regions[id]?.pending = pending
         add(output, in: id)
@@ -328,13 +339,28 @@ final class StreamChunker: RenderObserver {
     }
 
     /// In order: sends the document from where it stopped as far as it is settled (all of it
-    /// when `whole`). The first call sends the shell, even empty.
-    private func sendDocument(_ tree: RenderTree, whole: Bool) throws {
-        let new = try inOrder.advance(tree, whole: whole)
+    /// when `whole`). The first call sends the shell, even empty, with its `head`. A redirect
+    /// written after the shell adds its refresh at the end of the chunk, or of the first later
+    /// one that ends outside every element where a `<meta>` cannot stand (`title`, `textarea`,
+    /// a table…), at the latest before the held document end.
+    private func sendDocument(_ tree: RenderTree, whole: Bool, head: ResponseHead? = nil) throws {
+        var new = try inOrder.advance(tree, whole: whole)
+        if inOrderStarted {
+            let revealed = declarations.reveal(tree, in: inOrder.lastWritten)
+            if !revealed.isEmpty { refresh = revealed }
+            if !refresh.isEmpty, inOrder.isComplete || !inOrder.isInsideUnmarkable {
+                if inOrder.isComplete {
+                    new.insert(contentsOf: refresh, at: new.count - inOrder.tailCount)
+                } else {
+                    new += refresh
+                }
+                refresh = []
+            }
+        }
         if !new.isEmpty || !inOrderStarted { send(new) }
         if !inOrderStarted {
             inOrderStarted = true
-            shell.succeed()
+            shell.succeed(head ?? ResponseHead())
         }
     }
 

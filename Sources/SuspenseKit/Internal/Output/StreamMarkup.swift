@@ -79,7 +79,7 @@ struct StreamMarkup {
         while index < entries.count {
             switch entries[index].kind {
             case .suspense, .errorBoundary: return false
-            case .text, .rawHTML, .element, .fragment, .component: index += 1
+            case .text, .rawHTML, .element, .fragment, .component, .declaration: index += 1
             }
         }
         return true

@@ -107,7 +107,7 @@ enum TreeRenderer {
             output.append(UInt8(ascii: ">"))
         case .component:
             names.append(entry.a, to: &output)
-        case .fragment, .rawHTML, .suspense, .errorBoundary:
+        case .fragment, .rawHTML, .suspense, .errorBoundary, .declaration:
             output.append(label(of: tree.kind(of: entry), id: tree.boundaryID(of: entry)))
         }
     }
@@ -201,6 +201,12 @@ enum TreeRenderer {
             return "ErrorBoundary" + id + " [caught: " + escaped(description) + "]"
         case .errorBoundary(.caughtAfterRetries(let description, let attempts)):
             return "ErrorBoundary" + id + " [caught after \(attempts) attempts: " + escaped(description) + "]"
+        case .responseDeclaration(.status(let status)):
+            return "[http status \(status.code)]"
+        case .responseDeclaration(.header(let name, let value)):
+            return "[http header " + escaped(name) + ": " + escaped(value) + "]"
+        case .responseDeclaration(.redirect(let location, let status)):
+            return "[http redirect \(status.code) " + escaped(location) + "]"
         }
     }
 

@@ -29,6 +29,8 @@ struct NodeArena {
     /// For the text of an ``ErrorMessage``, by its id: where the error's description is in
     /// `bytes`. The text itself is what HTML shows; `.tree` and `.plain` show the description.
     var descriptions: [ID: TextRange] = [:]
+    /// The response declarations, by the `a` of their records.
+    var declarations: [ResponseDeclaration] = []
 
     /// Reserves room for a render the size of `hint` (the last render of the same root type),
     /// so that a page rendered again and again grows its buffers once, not by doubling.
@@ -60,6 +62,11 @@ struct NodeArena {
     mutating func appendRawHTML(_ html: String, to parent: ID) -> ID {
         let (offset, length) = store(html)
         return append(Record(a: offset, b: length, kind: .rawHTML), to: parent)
+    }
+
+    mutating func appendDeclaration(_ declaration: ResponseDeclaration, to parent: ID) {
+        declarations.append(declaration)
+        append(Record(a: Int32(declarations.count - 1), b: 0, kind: .declaration), to: parent)
     }
 
     /// Adds an element whose tag is `names[name]`.

@@ -15,8 +15,9 @@ struct RenderEvent {
         /// Nothing outside a Suspense is pending any more: the first state worth showing.
         /// `pending` lists the Suspense boundaries showing their fallback. The tree is the whole
         /// tree when the mode builds subtrees, a window from the start when it builds a tree per
-        /// pass (see `.progress`).
-        case shell(RenderTree?, pending: [BoundaryID])
+        /// pass (see `.progress`). `declared`: the response declarations of the whole visible
+        /// tree, in document order, with their node ids (see `visibleDeclarations`).
+        case shell(RenderTree?, pending: [BoundaryID], declared: [(node: Int32, declaration: ResponseDeclaration)])
         /// A Suspense has resolved: its content replaces its fallback.
         case resolved(BoundaryID, RenderTree?)
         /// Content of a resolved Suspense suspended again: it shows its fallback again.
@@ -152,7 +153,9 @@ extension _Resolver {
         where !records.suspenses[index].isResolved && records.isAlive(index) {
             pending.append(records.suspenses[index].id)
         }
-        return .shell(window ? self.window(from: nil) : withSubtree ? tree() : nil, pending: pending)
+        return .shell(
+            window ? self.window(from: nil) : withSubtree ? tree() : nil, pending: pending,
+            declared: visibleDeclarations())
     }
 
     /// Forgets the changes noted since the last call, when no observer would see their events.

@@ -21,6 +21,7 @@ extension RenderTree {
         namesAreChecked = true
         names = nodes.names
         attributeLists = nodes.attributeLists
+        declarations = nodes.declarations
         var suspenseStates: [SuspenseState] = []
         var suspenseIDs: [BoundaryID?] = []
         var errorBoundaryStates: [ErrorBoundaryState] = []
@@ -84,6 +85,13 @@ extension RenderTree {
                             to: Entry(
                                 a: record.a, b: record.b, end: Int32(truncatingIfNeeded: count + 1),
                                 kind: record.kind))
+                        count += 1
+                    case .declaration:
+                        // `b`: the arena's node, which tells the stream a declaration it counted.
+                        out.initializeElement(
+                            at: count,
+                            to: Entry(a: record.a, b: id, end: Int32(truncatingIfNeeded: count + 1), kind: .declaration)
+                        )
                         count += 1
                     case .element:
                         stack.push(Frame(next: record.first, entry: open(.element, record.a, record.b), node: id))

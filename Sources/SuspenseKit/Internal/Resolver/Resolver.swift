@@ -269,6 +269,18 @@ public final class _Resolver {
         }
     }
 
+    /// A ``ResponseDeclaration``, checked here so that the response never sees one HTTP cannot
+    /// carry: an invalid one is an error at the component that declared it.
+    @usableFromInline
+    func appendDeclaration(_ declaration: ResponseDeclaration) throws {
+        do {
+            try HTTPNames.check(declaration)
+        } catch {
+            throw located(error, at: context.path)
+        }
+        nodes.appendDeclaration(declaration, to: context.parent)
+    }
+
     /// An ``ErrorMessage``: text whose HTML is safe to show a visitor, and the error's
     /// description, which `.tree` and `.plain` show instead. The choice is made here, once, so
     /// that renderers need no options: with details hidden, HTML shows a generic message for an

@@ -1,13 +1,22 @@
 extension StreamedPage {
     /// The head of a page whose shell is ready, and what to warn of. Decided here, once, at the
-    /// moment the shell is: whatever else decides the head (the tree's own declarations of a
-    /// status or headers) merges here, before the first byte.
+    /// moment the shell is: what the shell's tree `declared` (``ResponseHead``) goes over
+    /// `serving`'s status and headers (a field that may repeat is added, any other replaced), and
+    /// a redirect's status and `Location` over both; `Content-Type` stays HTML.
     static func head(
         serving: ServingOptions,
         stream: StreamOptions,
-        shellTime: Duration
+        shellTime: Duration,
+        declared: ResponseHead = ResponseHead()
     ) -> (PageHead, [ServingLogEntry]) {
         var headers = serving.headers
+        for header in declared.headers.fields {
+            if ResponseHead.mayRepeat(header.name) {
+                headers.add(name: header.name, value: header.value)
+            } else {
+                headers.replace(name: header.name, value: header.value)
+            }
+        }
         headers.replace(name: "Content-Type", value: contentType)
         var warnings: [ServingLogEntry] = []
         if writesScripts(stream) {
@@ -22,7 +31,18 @@ extension StreamedPage {
         if serving.serverTiming {
             headers.add(name: "Server-Timing", value: ServerTiming.shell(shellTime))
         }
-        return (PageHead(status: serving.status, headers: headers), warnings)
+        return (PageHead(status: declared.status?.code ?? serving.status, headers: headers), warnings)
+    }
+
+    /// The body of a redirect declared in the shell: a link to its location, for a client that
+    /// does not follow it (the location was checked when declared).
+    static func redirectBody(to location: String) -> String {
+        var html = Array("<!DOCTYPE html><html><body><p>Redirecting to <a href=\"".utf8)
+        HTMLEscaping.appendAttribute(location, to: &html)
+        html += "\">".utf8
+        HTMLEscaping.append(location, to: &html, quotes: false)
+        html += "</a>.</p></body></html>".utf8
+        return String(decoding: html, as: UTF8.self)
     }
 
     /// Whether the stream writes inline scripts, which a policy must let run: out of order, it

@@ -30,6 +30,9 @@ final class StreamChunker: RenderObserver {
     /// at, or one inside it (only then can the document go on).
     private var inOrderDirty = true
     private var ended = false
+    /// Out of order: the chunks of rows a SuspenseList reveals together, sent as one when the
+    /// pass ends (nil when not gathering).
+    private var batch: [UInt8]?
 
     /// A boundary whose region the page holds.
     private struct Region {
@@ -83,6 +86,17 @@ final class StreamChunker: RenderObserver {
 
     private func handle(_ event: RenderEvent.Kind) throws {
         if options.order == .inOrder { noteInOrderChange(event) }
+        switch event {
+        case .revealedTogether where options.order == .outOfOrder:
+            batch = []
+        case .progress, .finished:
+            if let gathered = batch {
+                batch = nil
+                if !gathered.isEmpty { send(gathered) }
+            }
+        default:
+            break
+        }
         switch (options.order, event) {
         case (_, .queryFinished), (_, .queryFailed):
             fresh = []
@@ -194,7 +208,11 @@ final class StreamChunker: RenderObserver {
             removeRegions(inside: id)
             regions[id]?.pending = pending
             fresh.insert(id)
-            channel.send(chunk, cost: chunk.utf8.count)
+            if batch != nil {
+                send(Array(chunk.utf8))
+            } else {
+                channel.send(chunk, cost: chunk.utf8.count)
+            }
             return
         }
         var output = try markup.render(tree, from: 1, to: tree.entries.count, prefix: opening)
@@ -376,6 +394,10 @@ final class StreamChunker: RenderObserver {
     }
 
     private func send(_ bytes: [UInt8]) {
+        if batch != nil {
+            batch! += bytes
+            return
+        }
         channel.send(String(decoding: bytes, as: UTF8.self), cost: bytes.count)
     }
 }

@@ -27,6 +27,9 @@ struct RenderEvent {
         /// An ErrorBoundary caught an error (or content of its fallback arrived): its fallback
         /// replaces its content.
         case caught(BoundaryID, RenderTree?, error: (any Error)?)
+        /// The boundary events that follow, up to the next `.progress`, reveal rows of a
+        /// SuspenseList together: an output that sends a piece per event sends them as one.
+        case revealedTogether
         /// A region outside every boundary changed; the tree is the whole tree.
         case updated(RenderTree?)
         /// The render started a query, or `joined` one in flight in its cache for another
@@ -176,6 +179,8 @@ extension _Resolver {
             }
             if seen.insert(key).inserted { order.append(region) }
         }
+        var events: [RenderEvent.Kind] = []
+        if changeLog.together { events.append(.revealedTogether) }
         for change in changeLog.take() {
             switch change {
             case .resolved(let index), .progressed(let index): add(.suspense(index))
@@ -186,7 +191,6 @@ extension _Resolver {
             case .region(let region): add(region)
             }
         }
-        var events: [RenderEvent.Kind] = []
         for region in order {
             switch region {
             case .root:
@@ -198,7 +202,8 @@ extension _Resolver {
                     events.append(.resolved(record.id, subtree))
                 } else if suspended.contains(index) {
                     events.append(.suspended(record.id, subtree))
-                } else if record.pendingCount > 0 {
+                } else if record.pendingCount > 0 || record.row != nil {
+                    // Pending, or held back by its SuspenseList (which row it waits for changed).
                     events.append(.waiting(record.id, subtree))
                 }
             // Otherwise nothing is pending, but fallback timing holds its resolution back:

@@ -1,0 +1,160 @@
+// SuspenseList: which boundary of which row may reveal, decided from the records alone, so that
+// the resolver (when it settles a Suspense) and the tree it builds (what a held row shows) read
+// the same answer.
+//
+// A list's rows are its children: the positions one level below the list's own. A row is
+// recorded only when something in it needs ordering: a Suspense that no other Suspense of the row
+// encloses (a boundary of the row), or a nested list. A row's boundary may reveal once its own
+// content is ready and its list lets the row reveal: every row before it (forwards) or after it
+// (backwards) is done, or every row is ready (together); a nested list's rows also wait for the
+// outer list to let the row that holds it reveal. A row is *done* when each of its boundaries
+// revealed or was discarded (an ErrorBoundary caught an error around it: it counts as settled),
+// and *ready* when each could reveal now.
+
+/// A row of a SuspenseList: the list, and the row's index among the list's children.
+struct ListRow: Equatable {
+    let list: ListIndex
+    let index: Int32
+}
+
+/// One SuspenseList of the render.
+struct ListRecord {
+    let order: RevealOrder
+    let tail: RevealTail
+    /// The depth of the list's own position; its rows stand one level deeper.
+    let depth: Int32
+    /// The row of the list around it that holds it, when it is a row's nested list.
+    let outer: ListRow?
+    /// The scope it stands in, to tell whether it was discarded.
+    let scope: ScopeIndex
+    /// The rows that hold boundaries or nested lists, by index.
+    var rows: [Row] = []
+    /// The row whose fallback a collapsed tail shows, as last reported (-1: none).
+    var shownRow: Int32 = -1
+
+    struct Row {
+        let index: Int32
+        var boundaries: [SuspenseIndex] = []
+        var lists: [ListIndex] = []
+    }
+
+    /// The position of row `index` in `rows`, adding it (in order) if it is new.
+    mutating func row(_ index: Int32) -> Int {
+        if let found = rows.firstIndex(where: { $0.index == index }) { return found }
+        let at = rows.firstIndex { $0.index > index } ?? rows.count
+        rows.insert(Row(index: index), at: at)
+        return at
+    }
+}
+
+extension Records {
+    /// The row of `list` that the place at `link` stands in; nil when `link` is not below it.
+    func row(at link: PositionLink?, in list: ListIndex) -> ListRow? {
+        let depth = lists[list].depth
+        var level = link
+        while let current = level, current.depth > depth + 1 { level = current.parent }
+        guard let level, level.depth == depth + 1 else { return nil }
+        return ListRow(list: list, index: level.index)
+    }
+
+    /// Whether a Suspense revealed its content or was discarded.
+    func isDone(_ suspense: SuspenseIndex) -> Bool {
+        suspenses[suspense].isResolved || !isAlive(suspense)
+    }
+
+    /// Whether a Suspense could reveal now: done, or nothing beneath it pending or undecided.
+    func isReady(_ suspense: SuspenseIndex) -> Bool {
+        if isDone(suspense) { return true }
+        let record = suspenses[suspense]
+        return record.pendingCount == 0 && record.deferred == 0 && !record.undecided
+    }
+
+    func isAlive(list: ListIndex) -> Bool {
+        !scopes[lists[list].scope].isDead
+    }
+
+    func isDone(_ row: ListRecord.Row) -> Bool {
+        row.boundaries.allSatisfy { isDone($0) } && row.lists.allSatisfy { isDone(list: $0) }
+    }
+
+    func isReady(_ row: ListRecord.Row) -> Bool {
+        row.boundaries.allSatisfy { isReady($0) } && row.lists.allSatisfy { isReady(list: $0) }
+    }
+
+    func isDone(list: ListIndex) -> Bool {
+        !isAlive(list: list) || lists[list].rows.allSatisfy { isDone($0) }
+    }
+
+    func isReady(list: ListIndex) -> Bool {
+        !isAlive(list: list) || lists[list].rows.allSatisfy { isReady($0) }
+    }
+
+    /// The row that holds back `row` (its list's, or an outer list's), with its list; nil when
+    /// the row may reveal.
+    func holder(of row: ListRow) -> ListRow? {
+        let list = lists[row.list]
+        if let outer = list.outer, let held = holder(of: outer) { return held }
+        let blocking: ListRecord.Row?
+        switch list.order {
+        case .independent:
+            blocking = nil
+        case .forwards:
+            blocking = list.rows.first { $0.index < row.index && !isDone($0) }
+        case .backwards:
+            blocking = list.rows.last { $0.index > row.index && !isDone($0) }
+        case .together:
+            blocking = list.rows.first { !isReady($0) }
+        }
+        return blocking.map { ListRow(list: row.list, index: $0.index) }
+    }
+
+    /// The row that holds back a Suspense whose content is ready; nil when it may reveal (or is
+    /// no list's boundary).
+    func holder(of suspense: SuspenseIndex) -> ListRow? {
+        guard let row = suspenses[suspense].row else { return nil }
+        return holder(of: row)
+    }
+
+    /// The row whose fallbacks a collapsed tail shows: the next one to reveal (-1: none).
+    func nextRow(of list: ListIndex) -> Int32 {
+        let record = lists[list]
+        switch record.order {
+        case .forwards: return record.rows.first { !isDone($0) }?.index ?? -1
+        case .backwards: return record.rows.last { !isDone($0) }?.index ?? -1
+        case .together, .independent: return -1
+        }
+    }
+
+    /// Whether a Suspense that has not revealed shows its fallback: always, unless its list's
+    /// tail hides it (`hidden`, or `collapsed` for any row but the next one).
+    func showsFallback(_ suspense: SuspenseIndex) -> Bool {
+        guard let row = suspenses[suspense].row else { return true }
+        let list = lists[row.list]
+        switch list.order {
+        case .together, .independent: return true
+        case .forwards, .backwards: break
+        }
+        switch list.tail {
+        case .visible: return true
+        case .hidden: return false
+        case .collapsed: return nextRow(of: row.list) == row.index
+        }
+    }
+
+    /// Every boundary of `list` and of the lists nested in it, in document order.
+    func boundaries(of list: ListIndex) -> [SuspenseIndex] {
+        var found: [SuspenseIndex] = []
+        for row in lists[list].rows {
+            found += row.boundaries
+            for nested in row.lists { found += boundaries(of: nested) }
+        }
+        return found
+    }
+
+    /// The outermost list around `list` (itself when it is no row of another).
+    func outermost(_ list: ListIndex) -> ListIndex {
+        var index = list
+        while let outer = lists[index].outer { index = outer.list }
+        return index
+    }
+}

@@ -95,4 +95,232 @@ import Testing
         let html = try await render(LastFirst(order: order, tail: tail), as: .html, cache: cache, options: options)
         #expect(html == "<main><p>a after a2</p><p>b after b3</p><p>c after c1</p></main>")
     }
+
+    // MARK: Errors, nesting, elements between rows
+
+    /// Forwards, every fallback shown: a text row, `a` (two rounds), `b` whose first key fails
+    /// inside an ErrorBoundary of its row, and `c` (one round), after an element row.
+    struct ErroredMiddle: Component {
+        var body: some Component {
+            Element("main") {
+                SuspenseList(revealOrder: .forwards, tail: .visible) {
+                    Text("shown at once")
+                    Row(name: "a", steps: 2)
+                    ErrorBoundary {
+                        Row(name: "b", steps: 2)
+                    } fallback: { error in
+                        Text("b failed: \(error)")
+                    }
+                    Element("hr")
+                    Row(name: "c", steps: 1)
+                }
+            }
+        }
+    }
+
+    static let erroredMiddle = outcomes([("a", 2), ("b", 1), ("c", 1)], failing: ["b1"])
+
+    /// An outer forwards list whose second row is an inner forwards list: the inner rows wait for
+    /// the outer row before them (`a`), then for each other; the outer row after the inner list
+    /// (`d`) waits for all of it.
+    struct Nested: Component {
+        var body: some Component {
+            Element("main") {
+                SuspenseList(revealOrder: .forwards, tail: .visible) {
+                    Row(name: "a", steps: 2)
+                    SuspenseList(revealOrder: .forwards, tail: .visible) {
+                        Row(name: "b", steps: 3)
+                        Row(name: "c", steps: 1)
+                    }
+                    Row(name: "d", steps: 1)
+                }
+            }
+        }
+    }
+
+    static let nested = outcomes([("a", 2), ("b", 3), ("c", 1), ("d", 1)])
+
+    /// Together, with rows that are elements holding boundaries (React's "nested as siblings"):
+    /// every boundary of every row reveals in one step.
+    struct TogetherAcrossElements: Component {
+        var body: some Component {
+            Element("main") {
+                SuspenseList(revealOrder: .together) {
+                    Element("div") {
+                        Row(name: "a", steps: 1)
+                        Row(name: "b", steps: 2)
+                    }
+                    Element("div") {
+                        Row(name: "c", steps: 3)
+                    }
+                }
+            }
+        }
+    }
+
+    static let togetherAcrossElements = outcomes([("a", 1), ("b", 2), ("c", 3)])
+
+    @Test func anErroredMiddleRowLetsTheRowsAfterItReveal() async {
+        await assertSnapshot(of: ErroredMiddle(), as: .frames, outcomes: Self.erroredMiddle)
+        await assertSnapshot(of: ErroredMiddle(), as: .stream, outcomes: Self.erroredMiddle)
+        await assertSnapshot(of: ErroredMiddle(), as: .stream(order: .inOrder), outcomes: Self.erroredMiddle)
+    }
+
+    @Test func aNestedListIsHeldByItsParent() async {
+        await assertSnapshot(of: Nested(), as: .frames, outcomes: Self.nested)
+        await assertSnapshot(of: Nested(), as: .stream, outcomes: Self.nested)
+        await assertSnapshot(of: Nested(), as: .stream(order: .inOrder), outcomes: Self.nested)
+    }
+
+    @Test func togetherRevealsBoundariesInsideElementRowsInOneChunk() async throws {
+        await assertSnapshot(of: TogetherAcrossElements(), as: .frames, outcomes: Self.togetherAcrossElements)
+        await assertSnapshot(of: TogetherAcrossElements(), as: .stream, outcomes: Self.togetherAcrossElements)
+        // The shell, one chunk revealing all three boundaries, and the markers' cleanup.
+        let cache = Self.togetherAcrossElements.makeCache()
+        let stream = try await renderStream(
+            TogetherAcrossElements(), cache: cache, options: RenderOptions(deliveryOrder: .discovery))
+        var chunks: [String] = []
+        for try await chunk in stream { chunks.append(chunk) }
+        #expect(chunks.count == 3)
+        #expect(["0.0.0.0.0", "0.0.0.1.0", "0.0.1.0.0"].allSatisfy { chunks[1].contains("$sk(\"\($0)\")") })
+    }
+
+    // MARK: Time
+
+    /// Forwards, every fallback shown: `a` times out (its ErrorBoundary catches the error), and
+    /// `b`, ready at once, reveals then.
+    struct TimedOutFirst: Component {
+        var body: some Component {
+            Element("main") {
+                SuspenseList(revealOrder: .forwards, tail: .visible) {
+                    ErrorBoundary {
+                        Suspense(timeout: .seconds(1)) {
+                            try Chain("a", steps: 1)
+                        } fallback: {
+                            Text("loading a")
+                        }
+                    } fallback: { error in
+                        Text("a: \(error)")
+                    }
+                    Row(name: "b", steps: 1)
+                }
+            }
+        }
+    }
+
+    @Test func aTimeoutIsAnErrorThatLetsTheNextRowReveal() async {
+        for format in [SnapshotFormat.frames, .stream] {
+            let clock = TestClock()
+            async let snapshot: Void = assertSnapshot(
+                of: TimedOutFirst(), as: format, outcomes: ["a1": .pending, "b1": .value("b1")], clock: clock)
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1))
+            await snapshot
+        }
+    }
+
+    /// Forwards: `slow` never answers, `fast` needs no data. At the deadline `slow` keeps its fallback and
+    /// `fast`, held behind it, keeps its own: the list's order holds to the end.
+    struct SlowFirst: Component {
+        let hang: Hang
+        var body: some Component {
+            Element("main") {
+                SuspenseList(revealOrder: .forwards, tail: .visible) {
+                    Suspense {
+                        try Hanging("slow", hang: hang)
+                    } fallback: {
+                        Text("loading slow")
+                    }
+                    Suspense {
+                        Text("fast")
+                    } fallback: {
+                        Text("loading fast")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func atTheDeadlineWhatHasNotRevealedKeepsItsFallback(frames: Bool) async throws {
+        let clock = TestClock()
+        let hang = Hang()
+        let cutOff = Locked<[TimeoutError]>([])
+        let cache = QueryCache()
+        let options = RenderOptions(deliveryOrder: .discovery, clock: clock, deadline: .seconds(1))
+            .onDeadline { errors in cutOff.withLock { $0 = errors } }
+        let page: String
+        if frames {
+            // Frames honour fallback timing, which the deadline ends: held rows stay held.
+            async let resolved = resolveFrames(SlowFirst(hang: hang), cache: cache, options: options)
+            try await waitUntil("the slow query started") { hang.runs.value == 1 }
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1))
+            page = try await resolved.last!.node.rendered(as: .html)
+        } else {
+            async let rendered = render(SlowFirst(hang: hang), as: .html, cache: cache, options: options)
+            try await waitUntil("the slow query started") { hang.runs.value == 1 }
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1))
+            page = try await rendered
+        }
+        #expect(page == "<main>loading slowloading fast</main>")
+        #expect(cutOff.withLock { $0.map(\.pendingQueries) } == [["slow"], []])
+    }
+
+    // MARK: Ownership
+
+    /// Counts the tokens alive; each row's content and fallback closures capture one.
+    final class Token: Sendable {
+        let live: Counter
+        init(_ live: Counter) {
+            self.live = live
+            live.increment()
+        }
+        deinit { _ = live.decrement() }
+    }
+
+    struct TrackedRow: Component {
+        let name: String
+        let steps: Int
+        let token: Token
+        var body: some Component {
+            Suspense {
+                try Chain(name, steps: steps + (token.live.value < 0 ? 1 : 0))
+            } fallback: {
+                Text("loading \(name)\(token.live.value < 0 ? "?" : "")")
+            }
+        }
+    }
+
+    /// `Nested`, with a token captured by every row.
+    struct TrackedNested: Component {
+        let live: Counter
+        var body: some Component {
+            SuspenseList(revealOrder: .backwards, tail: .collapsed) {
+                TrackedRow(name: "a", steps: 2, token: Token(live))
+                SuspenseList(revealOrder: .together) {
+                    TrackedRow(name: "b", steps: 3, token: Token(live))
+                    TrackedRow(name: "c", steps: 1, token: Token(live))
+                }
+                TrackedRow(name: "d", steps: 1, token: Token(live))
+            }
+        }
+    }
+
+    /// A list's records refer to boundaries and rows by index: nothing a render with lists
+    /// captured outlives it.
+    @Test func nothingARenderWithListsCapturedOutlivesIt() async throws {
+        let live = Counter()
+        let options = RenderOptions(deliveryOrder: .discovery)
+        let whole = try await render(
+            TrackedNested(live: live), as: .plain, cache: Self.nested.makeCache(), options: options)
+        #expect(whole == "a after a2\nb after b3\nc after c1\nd after d1")
+        let frames = try await resolveFrames(
+            TrackedNested(live: live), cache: Self.nested.makeCache(), options: options)
+        #expect(frames.count > 1)
+        let stream = try await renderStream(TrackedNested(live: live), cache: Self.nested.makeCache(), options: options)
+        for try await _ in stream {}
+        #expect(live.value == 0)
+    }
 }

@@ -323,4 +323,70 @@ import Testing
         for try await _ in stream {}
         #expect(live.value == 0)
     }
+
+    // MARK: The article
+
+    struct Headlines: Component {
+        let text: String
+        init() throws { text = try resolveValue(key: "headlines") { "Rain" } }
+        var body: some Component { Element("h2") { Text(text) } }
+    }
+
+    struct Weather: Component {
+        let text: String
+        init() throws { text = try resolveValue(key: "weather") { "Sunny" } }
+        var body: some Component { Element("p") { Text(text) } }
+    }
+
+    struct Stocks: Component {
+        let text: String
+        init() throws { text = try resolveValue(key: "stocks") { "Up" } }
+        var body: some Component { Element("p") { Text(text) } }
+    }
+
+    /// The RevealingInOrder article's example, as written there.
+    struct Front: Component {
+        var body: some Component {
+            SuspenseList(revealOrder: .forwards, tail: .collapsed) {
+                Suspense {
+                    try Headlines()
+                } fallback: {
+                    Text("Loading headlines…")
+                }
+                Suspense {
+                    try Weather()
+                } fallback: {
+                    Text("Loading weather…")
+                }
+                Suspense {
+                    try Stocks()
+                } fallback: {
+                    Text("Loading stocks…")
+                }
+            }
+        }
+    }
+
+    /// With a collapsed tail, only the next row shows its fallback: one placeholder at a time,
+    /// the page growing top to bottom.
+    @Test func theArticlesExampleRevealsTopToBottom() async {
+        await assertRender(
+            of: Front(), as: .frames(.plain),
+            outcomes: ["headlines": .value("Rain"), "weather": .value("Sunny"), "stocks": .value("Up")],
+            matches: """
+                ── frame 1: initial ──
+                Loading headlines…
+                ── frame 2: after headlines ──
+                Rain
+                Loading weather…
+                ── frame 3: after weather ──
+                Rain
+                Sunny
+                Loading stocks…
+                ── frame 4: after stocks ──
+                Rain
+                Sunny
+                Up
+                """)
+    }
 }

@@ -17,7 +17,7 @@
 /// (an error, a timeout) counts as settled and lets the rows after it reveal. At the render's
 /// deadline what has not revealed keeps its fallback. Every output (`render`, frames, streams in
 /// either order, the live terminal) reveals the same rows at the same time; `.tree` shows a
-/// boundary held back as `[held: waits for row N]`.
+/// boundary held back as `[held: waits for row N]`. See <doc:RevealingInOrder>.
 public struct SuspenseList<Content: Component>: Component {
     /// A primitive has no body: the resolver handles it directly.
     public typealias Body = Never

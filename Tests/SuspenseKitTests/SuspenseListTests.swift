@@ -389,4 +389,31 @@ import Testing
                 Up
                 """)
     }
+
+    // MARK: Elements as rows
+
+    /// Backwards, every fallback shown: a heading row, then a `ForEach` whose elements are rows
+    /// (`x` after two rounds, `y` after one, `z` after three), then a `for` loop's (`v` after one).
+    struct ElementRows: Component {
+        var body: some Component {
+            Element("main") {
+                SuspenseList(revealOrder: .backwards, tail: .visible) {
+                    Element("h2") { Text("heading") }
+                    ForEach([("x", 2), ("y", 1), ("z", 3)], id: \.0) { row in
+                        Row(name: row.0, steps: row.1)
+                    }
+                    for name in ["v"] {
+                        Row(name: name, steps: 1)
+                    }
+                }
+            }
+        }
+    }
+
+    static let elementRows = outcomes([("x", 2), ("y", 1), ("z", 3), ("v", 1)])
+
+    @Test func eachElementOfAForEachOrALoopIsARow() async {
+        await assertSnapshot(of: ElementRows(), as: .frames, outcomes: Self.elementRows)
+        await assertSnapshot(of: ElementRows(), as: .stream, outcomes: Self.elementRows)
+    }
 }

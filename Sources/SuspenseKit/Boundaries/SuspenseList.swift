@@ -9,7 +9,8 @@
 /// }
 /// ```
 ///
-/// Each child written in the list is a row (a `ForEach` is one row); a row's boundaries are the
+/// Each child written in the list is a row, and so is each element of a `ForEach` or a `for`
+/// loop written there; a row's boundaries are the
 /// Suspenses in it that no other Suspense of the row encloses, and a nested `SuspenseList` is a
 /// row whose own rows reveal only once the outer list lets that row reveal. Every query beneath
 /// every row starts at once: the order holds back what is *shown*, never what is loaded. A row

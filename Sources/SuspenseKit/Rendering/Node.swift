@@ -123,9 +123,10 @@ public enum SuspenseState: Sendable, Hashable {
     /// tail hides it).
     case pending([String])
     /// Its content is ready, but its ``SuspenseList`` holds it back until the row `row` (1 for
-    /// the first child of the list that holds it) reveals; its fallback is shown (or nothing,
-    /// where the list's tail hides it).
-    case held(row: Int)
+    /// the first child of the list that holds it) reveals, or the row that is its `element`th
+    /// element when that child is a `ForEach`; its fallback is shown (or nothing, where the
+    /// list's tail hides it).
+    case held(row: Int, element: Int? = nil)
 }
 
 /// The state of an ``ErrorBoundary`` in a resolved tree.

@@ -11,10 +11,22 @@
 // revealed or was discarded (an ErrorBoundary caught an error around it: it counts as settled),
 // and *ready* when each could reveal now.
 
-/// A row of a SuspenseList: the list, and the row's index among the list's children.
+/// A row of a SuspenseList: the list, and where the row stands among the list's children.
 struct ListRow: Equatable {
     let list: ListIndex
+    let place: RowPlace
+}
+
+/// Where a row stands: its child's index in the list, and for an element of a `ForEach` (or a
+/// `for` loop) written as a child of the list, the element's offset (else -1). Ordered as the
+/// document is.
+struct RowPlace: Equatable, Comparable {
     let index: Int32
+    let element: Int32
+
+    static func < (lhs: RowPlace, rhs: RowPlace) -> Bool {
+        (lhs.index, lhs.element) < (rhs.index, rhs.element)
+    }
 }
 
 /// One SuspenseList of the render.
@@ -29,20 +41,22 @@ struct ListRecord {
     let scope: ScopeIndex
     /// The rows that hold boundaries or nested lists, by index.
     var rows: [Row] = []
-    /// The row whose fallback a collapsed tail shows, as last reported (-1: none).
-    var shownRow: Int32 = -1
+    /// The row whose fallback a collapsed tail shows, as last reported (nil: none).
+    var shownRow: RowPlace?
+    /// The children that are a `ForEach` or a `for` loop: each of their elements is a row.
+    var spreads: Set<Int32> = []
 
     struct Row {
-        let index: Int32
+        let place: RowPlace
         var boundaries: [SuspenseIndex] = []
         var lists: [ListIndex] = []
     }
 
-    /// The position of row `index` in `rows`, adding it (in order) if it is new.
-    mutating func row(_ index: Int32) -> Int {
-        if let found = rows.firstIndex(where: { $0.index == index }) { return found }
-        let at = rows.firstIndex { $0.index > index } ?? rows.count
-        rows.insert(Row(index: index), at: at)
+    /// The position of the row at `place` in `rows`, adding it (in order) if it is new.
+    mutating func row(_ place: RowPlace) -> Int {
+        if let found = rows.firstIndex(where: { $0.place == place }) { return found }
+        let at = rows.firstIndex { $0.place > place } ?? rows.count
+        rows.insert(Row(place: place), at: at)
         return at
     }
 }
@@ -52,9 +66,14 @@ extension Records {
     func row(at link: PositionLink?, in list: ListIndex) -> ListRow? {
         let depth = lists[list].depth
         var level = link
-        while let current = level, current.depth > depth + 1 { level = current.parent }
+        var below: PositionLink?
+        while let current = level, current.depth > depth + 1 {
+            below = current
+            level = current.parent
+        }
         guard let level, level.depth == depth + 1 else { return nil }
-        return ListRow(list: list, index: level.index)
+        let element = lists[list].spreads.contains(level.index) ? below?.index ?? -1 : -1
+        return ListRow(list: list, place: RowPlace(index: level.index, element: element))
     }
 
     /// Whether a Suspense revealed its content or was discarded.
@@ -99,13 +118,13 @@ extension Records {
         case .independent:
             blocking = nil
         case .forwards:
-            blocking = list.rows.first { $0.index < row.index && !isDone($0) }
+            blocking = list.rows.first { $0.place < row.place && !isDone($0) }
         case .backwards:
-            blocking = list.rows.last { $0.index > row.index && !isDone($0) }
+            blocking = list.rows.last { $0.place > row.place && !isDone($0) }
         case .together:
             blocking = list.rows.first { !isReady($0) }
         }
-        return blocking.map { ListRow(list: row.list, index: $0.index) }
+        return blocking.map { ListRow(list: row.list, place: $0.place) }
     }
 
     /// The row that holds back a Suspense whose content is ready; nil when it may reveal (or is
@@ -115,13 +134,13 @@ extension Records {
         return holder(of: row)
     }
 
-    /// The row whose fallbacks a collapsed tail shows: the next one to reveal (-1: none).
-    func nextRow(of list: ListIndex) -> Int32 {
+    /// The row whose fallbacks a collapsed tail shows: the next one to reveal (nil: none).
+    func nextRow(of list: ListIndex) -> RowPlace? {
         let record = lists[list]
         switch record.order {
-        case .forwards: return record.rows.first { !isDone($0) }?.index ?? -1
-        case .backwards: return record.rows.last { !isDone($0) }?.index ?? -1
-        case .together, .independent: return -1
+        case .forwards: return record.rows.first { !isDone($0) }?.place
+        case .backwards: return record.rows.last { !isDone($0) }?.place
+        case .together, .independent: return nil
         }
     }
 
@@ -137,7 +156,7 @@ extension Records {
         switch list.tail {
         case .visible: return true
         case .hidden: return false
-        case .collapsed: return nextRow(of: row.list) == row.index
+        case .collapsed: return nextRow(of: row.list) == row.place
         }
     }
 

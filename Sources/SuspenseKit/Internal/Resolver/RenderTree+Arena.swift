@@ -108,7 +108,9 @@ extension RenderTree {
                             // showing its fallback only where the list's tail shows one.
                             let ready = records.suspenses[index].pendingCount == 0
                             if ready, let holder = records.holder(of: index) {
-                                state = .held(row: Int(holder.index) + 1)
+                                let element = holder.place.element
+                                state = .held(
+                                    row: Int(holder.place.index) + 1, element: element < 0 ? nil : Int(element) + 1)
                             } else {
                                 state = .pending(pendingQueries ? records.pendingQueries(of: Int(record.a)) : [])
                             }

@@ -14,13 +14,23 @@ extension _Resolver {
         records.lists.append(
             ListRecord(order: order, tail: tail, depth: link?.depth ?? 0, outer: outer, scope: context.scope))
         if let outer {
-            let row = records.lists[outer.list].row(outer.index)
+            let row = records.lists[outer.list].row(outer.place)
             records.lists[outer.list].rows[row].lists.append(index)
         }
         let saved = context.list
         context.list = index
         defer { context.list = saved }
         try content(self)
+    }
+
+    /// A `ForEach` or a `for` loop begins its elements: written as a child of a list, each
+    /// element is a row of its own.
+    @usableFromInline
+    func spreadRows() {
+        guard context.list >= 0, let link = positions.link(),
+            link.depth == records.lists[context.list].depth + 1
+        else { return }
+        records.lists[context.list].spreads.insert(link.index)
     }
 
     /// Makes the Suspense just recorded at `index` a boundary of its row, when it stands in a
@@ -30,7 +40,7 @@ extension _Resolver {
             return
         }
         records.suspenses[index].row = row
-        let at = records.lists[row.list].row(row.index)
+        let at = records.lists[row.list].row(row.place)
         records.lists[row.list].rows[at].boundaries.append(index)
         records.lists[row.list].shownRow = records.nextRow(of: row.list)
     }
@@ -103,7 +113,7 @@ extension _Resolver {
             let next = records.nextRow(of: index)
             guard next != records.lists[index].shownRow else { continue }
             records.lists[index].shownRow = next
-            guard let row = records.lists[index].rows.first(where: { $0.index == next }) else { continue }
+            guard let row = records.lists[index].rows.first(where: { $0.place == next }) else { continue }
             for boundary in row.boundaries where !records.isDone(boundary) {
                 noteChange(.suspended(boundary))
             }

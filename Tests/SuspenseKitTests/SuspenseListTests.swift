@@ -416,4 +416,55 @@ import Testing
         await assertSnapshot(of: ElementRows(), as: .frames, outcomes: Self.elementRows)
         await assertSnapshot(of: ElementRows(), as: .stream, outcomes: Self.elementRows)
     }
+
+    // MARK: Long lists
+
+    /// `count` rows from a `ForEach`: the first (forwards) or last (backwards) needs two rounds,
+    /// every other row one, so all but one are held until the last round reveals them all.
+    struct LongList: Component {
+        let order: RevealOrder
+        let count: Int
+        var body: some Component {
+            SuspenseList(revealOrder: order, tail: .visible) {
+                ForEach(0..<count) { index in
+                    let slow = order == .forwards ? index == 0 : index == count - 1
+                    Row(name: "r\(index)-", steps: slow ? 2 : 1)
+                }
+            }
+        }
+    }
+
+    static func longOutcomes(_ order: RevealOrder, count: Int) -> FixedOutcomes {
+        var chains: [(String, Int)] = []
+        for index in 0..<count {
+            let slow = order == .forwards ? index == 0 : index == count - 1
+            chains.append(("r\(index)-", slow ? 2 : 1))
+        }
+        return outcomes(chains)
+    }
+
+    @Test(arguments: [RevealOrder.forwards, .backwards])
+    func aLongListHeldByOneRowRevealsInOneFrame(order: RevealOrder) async throws {
+        let options = RenderOptions(deliveryOrder: .discovery)
+        // A whole render of five hundred rows.
+        let count = 500
+        let page = try await render(
+            LongList(order: order, count: count), as: .plain, cache: Self.longOutcomes(order, count: count).makeCache(),
+            options: options)
+        let lines = page.split(separator: "\n")
+        #expect(lines.count == count)
+        #expect(lines.first == (order == .forwards ? "r0- after r0-2" : "r0- after r0-1"))
+        // Frames of two hundred: each held row changes only its state in `.tree`; the page
+        // changes once, when all reveal.
+        let frames = try await resolveFrames(
+            LongList(order: order, count: 200), cache: Self.longOutcomes(order, count: 200).makeCache(),
+            options: options)
+        var pages: [String] = []
+        for frame in frames {
+            let page = try frame.node.rendered(as: .plain)
+            if pages.last != page { pages.append(page) }
+        }
+        #expect(pages.count == 2)
+        #expect(pages.last?.split(separator: "\n").count == 200)
+    }
 }

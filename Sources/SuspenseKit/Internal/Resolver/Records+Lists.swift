@@ -45,6 +45,12 @@ struct ListRecord {
     var shownRow: RowPlace?
     /// The children that are a `ForEach` or a `for` loop: each of their elements is a row.
     var spreads: Set<Int32> = []
+    /// How many rows at the start (`doneFirst`) and at the end (`doneLast`) are known to be done,
+    /// so that finding the row that holds another skips them: a long list revealing row by row
+    /// costs each row one step, not a walk over every row before it. Only ever too low (a row
+    /// added, or one whose boundary showed its fallback again, sets them back to zero).
+    var doneFirst = 0
+    var doneLast = 0
 
     struct Row {
         let place: RowPlace
@@ -54,10 +60,25 @@ struct ListRecord {
 
     /// The position of the row at `place` in `rows`, adding it (in order) if it is new.
     mutating func row(_ place: RowPlace) -> Int {
-        if let found = rows.firstIndex(where: { $0.place == place }) { return found }
-        let at = rows.firstIndex { $0.place > place } ?? rows.count
+        // Rows are met in document order, but for those of content evaluated again later: a
+        // binary search for where it stands.
+        var low = 0
+        var high = rows.count
+        if let last = rows.last, last.place < place { low = high }
+        while low < high {
+            let middle = (low + high) / 2
+            if rows[middle].place < place { low = middle + 1 } else { high = middle }
+        }
+        if low < rows.count, rows[low].place == place { return low }
+        let at = low
         rows.insert(Row(place: place), at: at)
+        forgetDone()
         return at
+    }
+
+    mutating func forgetDone() {
+        doneFirst = 0
+        doneLast = 0
     }
 }
 
@@ -113,14 +134,29 @@ extension Records {
     func holder(of row: ListRow) -> ListRow? {
         let list = lists[row.list]
         if let outer = list.outer, let held = holder(of: outer) { return held }
-        let blocking: ListRecord.Row?
+        var blocking: ListRecord.Row?
         switch list.order {
         case .independent:
-            blocking = nil
+            break
         case .forwards:
-            blocking = list.rows.first { $0.place < row.place && !isDone($0) }
+            // The rows are in order: the first not done before this one, after those known done.
+            var at = list.doneFirst
+            while at < list.rows.count, list.rows[at].place < row.place {
+                if !isDone(list.rows[at]) {
+                    blocking = list.rows[at]
+                    break
+                }
+                at += 1
+            }
         case .backwards:
-            blocking = list.rows.last { $0.place > row.place && !isDone($0) }
+            var at = list.rows.count - 1 - list.doneLast
+            while at >= 0, list.rows[at].place > row.place {
+                if !isDone(list.rows[at]) {
+                    blocking = list.rows[at]
+                    break
+                }
+                at -= 1
+            }
         case .together:
             blocking = list.rows.first { !isReady($0) }
         }
@@ -138,8 +174,8 @@ extension Records {
     func nextRow(of list: ListIndex) -> RowPlace? {
         let record = lists[list]
         switch record.order {
-        case .forwards: return record.rows.first { !isDone($0) }?.place
-        case .backwards: return record.rows.last { !isDone($0) }?.place
+        case .forwards: return record.rows[record.doneFirst...].first { !isDone($0) }?.place
+        case .backwards: return record.rows[..<(record.rows.count - record.doneLast)].last { !isDone($0) }?.place
         case .together, .independent: return nil
         }
     }

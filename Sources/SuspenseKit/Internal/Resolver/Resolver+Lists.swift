@@ -16,6 +16,7 @@ extension _Resolver {
         if let outer {
             let row = records.lists[outer.list].row(outer.place)
             records.lists[outer.list].rows[row].lists.append(index)
+            forgetDone(from: outer.list)
         }
         let saved = context.list
         context.list = index
@@ -42,7 +43,10 @@ extension _Resolver {
         records.suspenses[index].row = row
         let at = records.lists[row.list].row(row.place)
         records.lists[row.list].rows[at].boundaries.append(index)
-        records.lists[row.list].shownRow = records.nextRow(of: row.list)
+        forgetDone(from: row.list)
+        if records.lists[row.list].tail == .collapsed {
+            records.lists[row.list].shownRow = records.nextRow(of: row.list)
+        }
     }
 
     /// A row's boundary whose content is ready as it is evaluated: it shows its fallback until
@@ -58,19 +62,52 @@ extension _Resolver {
     /// next one reveal, in the same pass). Rows revealed together are reported as one step.
     func revealRows(of list: ListIndex) {
         let top = records.outermost(list)
-        let boundaries = records.boundaries(of: top)
+        // In the order rows reveal, so that one sweep reveals a whole run of them (a list nested
+        // in another order may take a few).
+        var boundaries = records.boundaries(of: top)
+        if records.lists[top].order == .backwards { boundaries.reverse() }
         var revealedAny = false
         var revealed = true
         while revealed {
             revealed = false
-            for index in boundaries where mayResolve(index) {
+            for index in boundaries
+            where !records.suspenses[index].isResolved && records.suspenses[index].pendingCount == 0
+                && mayResolve(index)
+            {
                 resolve(index)
                 revealed = true
                 revealedAny = true
-                if let row = records.suspenses[index].row, revealsTogether(row.list) { changeLog.noteTogether() }
+                guard let row = records.suspenses[index].row else { continue }
+                if revealsTogether(row.list) { changeLog.noteTogether() }
+                noteDone(from: row.list)
             }
         }
         if revealedAny { listChanged(top) }
+    }
+
+    /// Counts the rows now done at each end of `list` and of the lists around it (see
+    /// `ListRecord.doneFirst`).
+    func noteDone(from list: ListIndex) {
+        var index: ListIndex? = list
+        while let current = index {
+            let rows = records.lists[current].rows
+            var first = records.lists[current].doneFirst
+            while first < rows.count, records.isDone(rows[first]) { first += 1 }
+            var last = records.lists[current].doneLast
+            while last < rows.count - first, records.isDone(rows[rows.count - 1 - last]) { last += 1 }
+            records.lists[current].doneFirst = first
+            records.lists[current].doneLast = last
+            index = records.lists[current].outer?.list
+        }
+    }
+
+    /// A row of `list` is no longer done: no row of it or of the lists around it is known done.
+    func forgetDone(from list: ListIndex) {
+        var index: ListIndex? = list
+        while let current = index {
+            records.lists[current].forgetDone()
+            index = records.lists[current].outer?.list
+        }
     }
 
     /// Whether `list`, or a list around it, reveals its rows together.
@@ -84,15 +121,21 @@ extension _Resolver {
     }
 
     /// A boundary of `list` (or of a list around or inside it) revealed or was discarded: the
-    /// boundaries it may have held try to reveal, each reports its state again (the row it waits
-    /// for may have changed), and a collapsed tail shows its next row's fallback.
+    /// boundaries it may have held (those whose content is ready) try to reveal, and report
+    /// their state again (the row they wait for may have changed); a collapsed tail shows its
+    /// next row's fallback. Boundaries still pending are touched when their content settles.
     func listChanged(_ list: ListIndex) {
         let top = records.outermost(list)
         let boundaries = records.boundaries(of: top)
         // Settling takes the last first: document order, so that rows reveal in order.
-        for index in boundaries.reversed() where !records.isDone(index) {
+        for index in boundaries.reversed() where !records.isDone(index) && records.isReady(index) {
             settling.touched.append(index)
             noteChange(.progressed(index))
+        }
+        var lists = [top]
+        while let index = lists.popLast() {
+            noteDone(from: index)
+            for row in records.lists[index].rows { lists += row.lists }
         }
         showNextRows(from: top)
     }

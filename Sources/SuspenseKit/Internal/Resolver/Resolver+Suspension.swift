@@ -164,6 +164,8 @@ extension _Resolver {
                     records.isAlive(index), let outer = record.outer
                 else { continue }
                 noteChange(.suspended(index))
+                // Its row is no longer done: the rows after it wait for it again.
+                if let row = record.row { forgetDone(from: row.list) }
                 if record.timing != nil { beganPending(index) }
                 do {
                     try evaluateFallback(of: index)

@@ -180,7 +180,8 @@ extension _Resolver {
             if seen.insert(key).inserted { order.append(region) }
         }
         var events: [RenderEvent.Kind] = []
-        if changeLog.together { events.append(.revealedTogether) }
+        let together = changeLog.together
+        if together { events.append(.revealedTogether) }
         for change in changeLog.take() {
             switch change {
             case .resolved(let index), .progressed(let index): add(.suspense(index))
@@ -190,6 +191,17 @@ extension _Resolver {
             case .caught(let index): add(.errorBoundary(index))
             case .region(let region): add(region)
             }
+        }
+        if together {
+            // Rows revealed in one step are reported in document order (outer regions first).
+            func link(_ region: Region) -> PositionLink? {
+                switch region {
+                case .root: return nil
+                case .suspense(let index): return records.suspenses[index].id.link
+                case .errorBoundary(let index): return records.errorBoundaries[index].id.link
+                }
+            }
+            order.sort { PositionLink.precedes(link($0), link($1)) }
         }
         for region in order {
             switch region {

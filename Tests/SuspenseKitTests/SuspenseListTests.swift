@@ -87,6 +87,16 @@ import Testing
             of: LastFirst(order: order, tail: .visible), as: .stream(order: .inOrder), outcomes: Self.lastFirst)
     }
 
+    /// `a` never answers (its outcome is pending), so the render ends with it on its fallback:
+    /// the final `.tree` shows the rows held behind it (forwards) as such, with the fallbacks the
+    /// tail shows; backwards, the rows after it reveal.
+    @Test(arguments: [RevealOrder.forwards, .backwards], tails)
+    func theFinalTreeShowsRowsHeldBehindARowThatNeverLoads(order: RevealOrder, tail: RevealTail) async {
+        await assertSnapshot(
+            of: LastFirst(order: order, tail: tail), as: .tree,
+            outcomes: ["a1": .pending, "b1": .value("b1"), "b2": .value("b2"), "b3": .value("b3"), "c1": .value("c1")])
+    }
+
     /// Whatever the order, the final page is the one without a list.
     @Test(arguments: orders, tails)
     func theFinalPageIsTheSame(order: RevealOrder, tail: RevealTail) async throws {

@@ -55,6 +55,18 @@ if python3 scripts/compare-dom.py "$out/whole.dom.html" "$out/declarative-unsupp
     echo "declarative-unsupported: the fallbacks were swapped without the script"
     exit 1
 fi
+# The cards as the rows of a SuspenseList: in every order the stream ends as the whole render;
+# forwards, each prefix of the stream (the shell and its first chunks, one a line, as a browser
+# has them mid-stream) shows the cards' content only from the top down.
+for order in forwards backwards together; do
+    "$dashboard" --stream --reveal "$order" >"$out/list-$order.html"
+    check "list-$order" "file://$PWD/$out/list-$order.html"
+done
+for count in $(seq 1 "$(wc -l <"$out/list-forwards.html")"); do
+    head -n "$count" "$out/list-forwards.html" >"$out/list-prefix.html"
+    chrome --dump-dom "file://$PWD/$out/list-prefix.html" >"$out/list-prefix-$count.dom.html"
+    python3 scripts/revealed-in-order.py "$out/list-prefix-$count.dom.html" "list-prefix-$count"
+done
 chrome --screenshot="$out/shell.png" --window-size=1100,700 "file://$PWD/$out/shell.html"
 for name in stream declarative in-order; do
     chrome --screenshot="$out/$name.png" --window-size=1100,700 "file://$PWD/$out/$name.html"

@@ -8,6 +8,10 @@
 //     swift run Dashboard --stream --in-order
 //     swift run Dashboard --stream --declarative   # swapped in by the browser, with no script
 //     swift run Dashboard --stream --declarative-script   # the same, with a script for other browsers
+//
+// On a terminal the cards are the rows of a SuspenseList and show top to bottom, whichever loads
+// first; `--reveal forwards|backwards|together|independent|none` picks the order in any mode
+// (streams default to `none`, each card swapped in as it loads).
 import DashboardPage
 import SuspenseKit
 
@@ -20,20 +24,37 @@ import SuspenseKit
 let usage =
     "usage: Dashboard [--html | --tree | --plain | --document"
     + " | --stream [--in-order | --declarative | --declarative-script]]"
-let arguments = Array(CommandLine.arguments.dropFirst())
+    + " [--reveal forwards | backwards | together | independent | none]"
+var arguments = Array(CommandLine.arguments.dropFirst())
+let orders: [String: RevealOrder?] = [
+    "forwards": .forwards, "backwards": .backwards, "together": .together, "independent": .independent,
+    "none": .none,
+]
+/// The order asked for with `--reveal`, or nil when not asked (each mode has its own default).
+var asked: RevealOrder??
+if let flag = arguments.firstIndex(of: "--reveal") {
+    guard flag + 1 < arguments.count, let order = orders[arguments[flag + 1]] else {
+        print(usage)
+        exit(2)
+    }
+    asked = .some(order)
+    arguments.removeSubrange(flag...(flag + 1))
+}
+let terminalOrder = asked ?? .forwards
+let streamOrder = asked ?? nil
 
 do {
     switch arguments {
     // On a terminal, each card is redrawn in place as it arrives, with a line naming what is still
     // pending; piped (CI), only the final rendering is written.
     case [], ["--html"]:
-        try await LiveTerminal(format: .html(pretty: true)).render(Dashboard())
+        try await LiveTerminal(format: .html(pretty: true)).render(Dashboard(reveal: terminalOrder))
     case ["--tree"]:
-        try await LiveTerminal(format: .tree).render(Dashboard())
+        try await LiveTerminal(format: .tree).render(Dashboard(reveal: terminalOrder))
     case ["--plain"]:
-        try await LiveTerminal(format: .plain).render(Dashboard())
+        try await LiveTerminal(format: .plain).render(Dashboard(reveal: terminalOrder))
     case ["--document"]:
-        print(try await render(DashboardDocument(), as: .html))
+        print(try await render(DashboardDocument(reveal: streamOrder), as: .html))
     case ["--stream"], ["--stream", "--in-order"], ["--stream", "--declarative"],
         ["--stream", "--declarative-script"]:
         let options =
@@ -43,7 +64,7 @@ do {
             case "--declarative-script": StreamOptions(swap: .declarativeWithScript)
             default: StreamOptions()
             }
-        for try await chunk in try await renderStream(DashboardDocument(), stream: options) {
+        for try await chunk in try await renderStream(DashboardDocument(reveal: streamOrder), stream: options) {
             // Each chunk as it comes, on its own line, flushed: a pipe sees the stream arrive.
             print(chunk)
             fflush(nil)

@@ -175,51 +175,85 @@ struct PostCard: Component {
     }
 }
 
-/// The dashboard: a heading and five cards, each behind its own boundary.
+/// The dashboard: a heading and five cards, each behind its own boundary. With a `reveal` order,
+/// the cards are the rows of a ``SuspenseList``: they still load at once, but show in that order
+/// (with `.forwards`, top to bottom), each card's placeholder shown only when it is next.
 public struct Dashboard: Component {
     let latencies: Latencies
+    let reveal: RevealOrder?
 
-    public init(latencies: Latencies = Latencies()) {
+    public init(latencies: Latencies = Latencies(), reveal: RevealOrder? = nil) {
         self.latencies = latencies
+        self.reveal = reveal
     }
 
     public var body: some Component {
         Element("main") {
             Element("h1") { Text("Dashboard") }
             Element("div", attributes: ["class": "cards"]) {
-                Suspense {
-                    try MetricCard("Visitors", value: 1204, latency: latencies.visitors)
-                } fallback: {
-                    LoadingCard(title: "Visitors")
-                }
-                Suspense {
-                    try MetricCard("Signups", value: 37, latency: latencies.signups)
-                } fallback: {
-                    LoadingCard(title: "Signups")
-                }
-                ErrorBoundary {
-                    Suspense {
-                        try AlertsCard(latency: latencies.alerts)
-                    } fallback: {
-                        LoadingCard(title: "Alerts")
+                if let reveal {
+                    SuspenseList(revealOrder: reveal, tail: .collapsed) {
+                        visitors
+                        signups
+                        alerts
+                        tasks
+                        post
                     }
-                } fallback: { error in
-                    Element("section", attributes: ["class": "card error"]) {
-                        Element("h2") { Text("Alerts") }
-                        Element("p") { Text("Could not load alerts: \(error)") }
-                    }
-                }
-                Suspense {
-                    try TasksCard(latency: latencies.tasks)
-                } fallback: {
-                    LoadingCard(title: "Tasks")
-                }
-                Suspense {
-                    try PostCard(latencies: latencies)
-                } fallback: {
-                    LoadingCard(title: "Release notes")
+                } else {
+                    visitors
+                    signups
+                    alerts
+                    tasks
+                    post
                 }
             }
+        }
+    }
+
+    var visitors: some Component {
+        Suspense {
+            try MetricCard("Visitors", value: 1204, latency: latencies.visitors)
+        } fallback: {
+            LoadingCard(title: "Visitors")
+        }
+    }
+
+    var signups: some Component {
+        Suspense {
+            try MetricCard("Signups", value: 37, latency: latencies.signups)
+        } fallback: {
+            LoadingCard(title: "Signups")
+        }
+    }
+
+    var alerts: some Component {
+        ErrorBoundary {
+            Suspense {
+                try AlertsCard(latency: latencies.alerts)
+            } fallback: {
+                LoadingCard(title: "Alerts")
+            }
+        } fallback: { error in
+            Element("section", attributes: ["class": "card error"]) {
+                Element("h2") { Text("Alerts") }
+                Element("p") { Text("Could not load alerts: \(error)") }
+            }
+        }
+    }
+
+    var tasks: some Component {
+        Suspense {
+            try TasksCard(latency: latencies.tasks)
+        } fallback: {
+            LoadingCard(title: "Tasks")
+        }
+    }
+
+    var post: some Component {
+        Suspense {
+            try PostCard(latencies: latencies)
+        } fallback: {
+            LoadingCard(title: "Release notes")
         }
     }
 }
@@ -227,9 +261,11 @@ public struct Dashboard: Component {
 /// The dashboard as a whole HTML document, with a little style: what a server sends.
 public struct DashboardDocument: Component {
     let latencies: Latencies
+    let reveal: RevealOrder?
 
-    public init(latencies: Latencies = Latencies()) {
+    public init(latencies: Latencies = Latencies(), reveal: RevealOrder? = nil) {
         self.latencies = latencies
+        self.reveal = reveal
     }
 
     static let style = """
@@ -246,7 +282,7 @@ public struct DashboardDocument: Component {
             Element("title") { Text("Dashboard") }
             Element("style") { RawHTML(Self.style) }
         } body: {
-            Dashboard(latencies: latencies)
+            Dashboard(latencies: latencies, reveal: reveal)
         }
     }
 }

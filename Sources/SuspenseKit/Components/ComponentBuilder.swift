@@ -290,6 +290,7 @@ public struct _Array<Element: Component>: Component {
         let positions = resolver.positions
         positions.push()
         defer { positions.pop() }
+        resolver.spreadRows()
         for element in component.elements {
             positions.push()
             defer { positions.pop() }

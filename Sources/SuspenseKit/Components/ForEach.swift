@@ -62,6 +62,8 @@ public struct ForEach<Data: Collection, Content: Component, Empty: Component>: C
             try empty.resolve(in: resolver)
             return
         }
+        // Written as a child of a SuspenseList, each element is a row.
+        resolver.spreadRows()
         if let id = component.id {
             try resolveKeyed(component, id: id, in: resolver)
             return

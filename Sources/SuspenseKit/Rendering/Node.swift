@@ -122,8 +122,14 @@ public enum SuspenseState: Sendable, Hashable {
     /// Everything beneath it has resolved; its content is shown.
     case resolved
     /// Still waiting on these queries (keys, or `Promise<Value>` for keyless promises), in the
-    /// order they were discovered; its fallback is shown.
+    /// order they were discovered; its fallback is shown (or nothing, where a ``SuspenseList``'s
+    /// tail hides it).
     case pending([String])
+    /// Its content is ready, but its ``SuspenseList`` holds it back until the row `row` (1 for
+    /// the first child of the list that holds it) reveals, or the row that is its `element`th
+    /// element when that child is a `ForEach`; its fallback is shown (or nothing, where the
+    /// list's tail hides it).
+    case held(row: Int, element: Int? = nil)
 }
 
 /// The state of an ``ErrorBoundary`` in a resolved tree.

@@ -51,6 +51,7 @@ private final class EventLog: RenderObserver, @unchecked Sendable {
         case .queryCancelled(let key): line = "cancelled \(key)"
         case .timedOut(let id, let error): line = "timed out \(id): \(error)"
         case .deadlinePassed(let cutOff): line = "deadline passed: \(cutOff.map(\.description))"
+        case .revealedTogether: line = "revealed together"
         case .progress(let tree, _):
             // The end of a pass: frames flush there (LiveFramesTests), not a change of its own.
             carried.pass = tree != nil

@@ -68,7 +68,7 @@ final class FrameRecorder: RenderObserver {
             changed = true
         case .progress, .finished:
             flush()
-        case .queryStarted, .queryCancelled, .deadlinePassed:
+        case .queryStarted, .queryCancelled, .deadlinePassed, .revealedTogether:
             break
         }
     }

@@ -200,7 +200,7 @@ struct InOrderWriter {
         while index < entries.count {
             while let top = path.last, Int(entries[top].end) <= index { path.removeLast() }
             let entry = entries[index]
-            if entry.kind == .suspense, case .pending = tree.suspenseStates[Int(entry.a)] {
+            if entry.kind == .suspense, tree.suspenseStates[Int(entry.a)] != .resolved {
                 return path.first(where: { Self.mayChange(entries[$0], in: tree) }) ?? index
             }
             if Int(entry.end) > index + 1 { path.append(index) }

@@ -35,6 +35,9 @@ final class StreamChunker: RenderObserver {
     /// In order: the refresh of a redirect revealed after the shell, waiting for the document
     /// to be outside every element where it cannot stand (see `sendDocument`).
     private var refresh: [UInt8] = []
+    /// Out of order: the chunks of rows a SuspenseList reveals together, sent as one when the
+    /// pass ends (nil when not gathering).
+    private var batch: [UInt8]?
 
     /// A boundary whose region the page holds.
     private struct Region {
@@ -89,6 +92,17 @@ final class StreamChunker: RenderObserver {
 
     private func handle(_ event: RenderEvent.Kind) throws {
         if options.order == .inOrder { noteInOrderChange(event) }
+        switch event {
+        case .revealedTogether where options.order == .outOfOrder:
+            batch = []
+        case .progress, .finished:
+            if let gathered = batch {
+                batch = nil
+                if !gathered.isEmpty { send(gathered) }
+            }
+        default:
+            break
+        }
         switch (options.order, event) {
         case (_, .queryFinished), (_, .queryFailed):
             fresh = []
@@ -205,7 +219,11 @@ final class StreamChunker: RenderObserver {
             removeRegions(inside: id)
             regions[id]?.pending = pending
             fresh.insert(id)
-            channel.send(chunk, cost: chunk.utf8.count)
+            if batch != nil {
+                send(Array(chunk.utf8))
+            } else {
+                channel.send(chunk, cost: chunk.utf8.count)
+            }
             return
         }
         var output = try markup.render(tree, from: 1, to: tree.entries.count, prefix: refresh + opening)
@@ -402,6 +420,10 @@ final class StreamChunker: RenderObserver {
     }
 
     private func send(_ bytes: [UInt8]) {
+        if batch != nil {
+            batch! += bytes
+            return
+        }
         channel.send(String(decoding: bytes, as: UTF8.self), cost: bytes.count)
     }
 }

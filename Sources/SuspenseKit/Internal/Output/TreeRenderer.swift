@@ -195,6 +195,9 @@ enum TreeRenderer {
         case .suspense(.pending(let queries)):
             // Keys are escaped like text, so that a key cannot start a line of its own.
             return "Suspense" + id + " [pending: " + queries.map { escaped($0) }.joined(separator: ", ") + "]"
+        case .suspense(.held(let row, let element)):
+            let place = element.map { "row \(row), element \($0)" } ?? "row \(row)"
+            return "Suspense" + id + " [held: waits for " + place + "]"
         case .errorBoundary(.clean):
             return "ErrorBoundary" + id
         case .errorBoundary(.caught(let description)):

@@ -8,6 +8,7 @@ typealias SlotIndex = Int
 typealias SuspenseIndex = Int
 typealias ErrorBoundaryIndex = Int
 typealias ScopeIndex = Int
+typealias ListIndex = Int
 
 /// The boundary whose visible region holds a place: where a change there shows.
 enum Region: Equatable {
@@ -31,6 +32,8 @@ struct EvaluationContext {
     @usableFromInline var depth: Int
     /// The environment values of this place, in `Records.environments`.
     var environment: EnvironmentIndex
+    /// The SuspenseList whose rows this place is in (not inside a Suspense of a row), or -1.
+    var list: ListIndex = -1
 }
 
 /// A region of the tree that can be discarded as a whole: the content of a boundary that caught
@@ -98,6 +101,8 @@ struct SuspenseRecord {
     var undecided = false
     /// How many values of keyless promises its content was evaluated again with.
     var deliveries = 0
+    /// The row of a SuspenseList it is a boundary of, which decides when it may reveal.
+    var row: ListRow? = nil
     let content: ((_Resolver, Any?) throws -> Void)?
     let fallback: ((_Resolver) throws -> Void)?
 
@@ -138,6 +143,8 @@ struct Records {
     var suspenses: [SuspenseRecord] = []
     var errorBoundaries: [ErrorBoundaryRecord] = []
     var scopes: [ScopeRecord] = []
+    /// Every SuspenseList of the render; see Records+Lists.
+    var lists: [ListRecord] = []
     /// Every environment an `.environment` made, by index; 0 holds the default values.
     var environments = [EnvironmentValues()]
 

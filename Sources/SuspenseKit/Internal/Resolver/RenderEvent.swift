@@ -28,6 +28,9 @@ struct RenderEvent {
         /// An ErrorBoundary caught an error (or content of its fallback arrived): its fallback
         /// replaces its content.
         case caught(BoundaryID, RenderTree?, error: (any Error)?)
+        /// The boundary events that follow, up to the next `.progress`, reveal rows of a
+        /// SuspenseList together: an output that sends a piece per event sends them as one.
+        case revealedTogether
         /// A region outside every boundary changed; the tree is the whole tree.
         case updated(RenderTree?)
         /// The render started a query, or `joined` one in flight in its cache for another
@@ -179,6 +182,9 @@ extension _Resolver {
             }
             if seen.insert(key).inserted { order.append(region) }
         }
+        var events: [RenderEvent.Kind] = []
+        let together = changeLog.together
+        if together { events.append(.revealedTogether) }
         for change in changeLog.take() {
             switch change {
             case .resolved(let index), .progressed(let index): add(.suspense(index))
@@ -189,7 +195,17 @@ extension _Resolver {
             case .region(let region): add(region)
             }
         }
-        var events: [RenderEvent.Kind] = []
+        if together {
+            // Rows revealed in one step are reported in document order (outer regions first).
+            func link(_ region: Region) -> PositionLink? {
+                switch region {
+                case .root: return nil
+                case .suspense(let index): return records.suspenses[index].id.link
+                case .errorBoundary(let index): return records.errorBoundaries[index].id.link
+                }
+            }
+            order.sort { PositionLink.precedes(link($0), link($1)) }
+        }
         for region in order {
             switch region {
             case .root:
@@ -201,7 +217,8 @@ extension _Resolver {
                     events.append(.resolved(record.id, subtree))
                 } else if suspended.contains(index) {
                     events.append(.suspended(record.id, subtree))
-                } else if record.pendingCount > 0 {
+                } else if record.pendingCount > 0 || record.row != nil {
+                    // Pending, or held back by its SuspenseList (which row it waits for changed).
                     events.append(.waiting(record.id, subtree))
                 }
             // Otherwise nothing is pending, but fallback timing holds its resolution back:

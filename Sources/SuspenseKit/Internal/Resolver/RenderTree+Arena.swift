@@ -108,9 +108,21 @@ extension RenderTree {
                         if records.suspenses[index].isResolved {
                             state = .resolved
                             shown = records.suspenses[index].contentNode
-                        } else {
+                        } else if records.suspenses[index].row == nil {
                             state = .pending(pendingQueries ? records.pendingQueries(of: Int(record.a)) : [])
                             shown = records.suspenses[index].fallbackNode
+                        } else {
+                            // A SuspenseList's row: held back once its content is ready, and
+                            // showing its fallback only where the list's tail shows one.
+                            let ready = records.suspenses[index].pendingCount == 0
+                            if ready, let holder = records.holder(of: index) {
+                                let element = holder.place.element
+                                state = .held(
+                                    row: Int(holder.place.index) + 1, element: element < 0 ? nil : Int(element) + 1)
+                            } else {
+                                state = .pending(pendingQueries ? records.pendingQueries(of: Int(record.a)) : [])
+                            }
+                            shown = records.showsFallback(index) ? records.suspenses[index].fallbackNode : -1
                         }
                         suspenseStates.append(state)
                         suspenseIDs.append(records.suspenses[index].id)
@@ -129,7 +141,7 @@ extension RenderTree {
                             windowFrames.reverse()
                             break walk
                         }
-                        stack.push(Frame(next: arena[Int(shown)].first, entry: entry, node: id))
+                        stack.push(Frame(next: shown < 0 ? -1 : arena[Int(shown)].first, entry: entry, node: id))
                     case .errorBoundary:
                         let boundary = records.errorBoundaries[Int(record.a)]
                         let state: ErrorBoundaryState

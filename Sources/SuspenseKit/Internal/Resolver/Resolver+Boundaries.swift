@@ -23,11 +23,14 @@ extension _Resolver {
                 content: content,
                 fallback: fallback
             ))
+        joinRow(index)
         try evaluateContent(of: index, value: nil)
         if records.suspenses[index].pendingCount == 0 {
             // Deferred subtrees beneath it may yet suspend: it decides once they are evaluated.
             if records.suspenses[index].deferred > 0 {
                 records.suspenses[index].undecided = true
+            } else if records.suspenses[index].row != nil {
+                try holdRow(index)
             } else {
                 records.suspenses[index].isResolved = true
             }
@@ -46,6 +49,7 @@ extension _Resolver {
             inside: outer, boundary: "Suspense", region: .suspense(index), node: record.contentNode,
             scope: record.contentScope)
         place.suspense = index
+        place.list = -1
         try evaluate(in: place, below: record.id.link) { try content(self, value) }
     }
 
@@ -56,8 +60,9 @@ extension _Resolver {
         guard let outer = record.outer, let fallback = record.fallback else { return }
         let scope = records.makeScope(parent: outer.scope)
         records.suspenses[index].fallbackScope = scope
-        let place = place(
+        var place = place(
             inside: outer, boundary: "Suspense", region: .suspense(index), node: record.fallbackNode, scope: scope)
+        place.list = -1
         try evaluate(in: place, below: PositionLink(index: PositionLink.fallbackIndex, parent: record.id.link)) {
             try fallback(self)
         }
@@ -146,6 +151,8 @@ extension _Resolver {
         retire(records.kill(record.contentScope))
         nodes.removeChildren(of: record.contentNode)
         noteChange(.caught(index))
+        // Rows it discarded count as settled: the rows they held may reveal.
+        if !records.lists.isEmpty { listsChanged() }
         reportCaught(error, at: index)
         // The boundary's place: when a slot's error is routed here, the slot's is current.
         let place = place(

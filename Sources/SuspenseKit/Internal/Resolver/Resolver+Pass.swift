@@ -192,7 +192,15 @@ extension _Resolver {
         records.suspenses[index].undecided = false
         guard records.isAlive(index), let outer = records.suspenses[index].outer else { return }
         if records.suspenses[index].pendingCount == 0 {
-            records.suspenses[index].isResolved = true
+            if records.suspenses[index].row == nil {
+                records.suspenses[index].isResolved = true
+                return
+            }
+            do {
+                try holdRow(index)
+            } catch {
+                route(error, at: outer, path: outer.path.appending("Suspense"))
+            }
             return
         }
         if records.suspenses[index].timing != nil { beganPending(index) }

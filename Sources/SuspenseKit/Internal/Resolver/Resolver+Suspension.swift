@@ -151,31 +151,12 @@ extension _Resolver {
     func settle() {
         while !settling.touched.isEmpty || !settling.reopened.isEmpty {
             while ready.isEmpty, let index = settling.touched.popLast() {
-                let record = records.suspenses[index]
-                guard !record.isResolved, !record.undecided, record.pendingCount == 0, record.deferred == 0,
-                    !record.isRoot, records.isAlive(index)
-                else {
-                    continue
+                guard mayResolve(index) else { continue }
+                if let row = records.suspenses[index].row {
+                    revealRows(of: row.list)
+                } else {
+                    resolve(index)
                 }
-                if timing.isHonoured, record.timing?.minimumFallbackDuration != nil || timing.hasDelays,
-                    let until = resolutionHold(of: index)
-                {
-                    timing.held.append((index, until))
-                    continue
-                }
-                records.suspenses[index].isResolved = true
-                // A boundary around it may have waited for it to resolve within its delay.
-                if timing.hasDelays, record.timing?.fallbackDelay != nil, let outer = record.outer,
-                    outer.suspense != Self.root
-                {
-                    settling.touched.append(outer.suspense)
-                }
-                if record.fallbackScope >= 0 {
-                    retire(records.kill(record.fallbackScope))
-                    records.suspenses[index].fallbackScope = -1
-                }
-                nodes.removeChildren(of: record.fallbackNode)
-                noteChange(.resolved(index))
             }
             while ready.isEmpty, let index = settling.reopened.popLast() {
                 let record = records.suspenses[index]
@@ -183,6 +164,8 @@ extension _Resolver {
                     records.isAlive(index), let outer = record.outer
                 else { continue }
                 noteChange(.suspended(index))
+                // Its row is no longer done: the rows after it wait for it again.
+                if let row = record.row { forgetDone(from: row.list) }
                 if record.timing != nil { beganPending(index) }
                 do {
                     try evaluateFallback(of: index)
@@ -193,6 +176,43 @@ extension _Resolver {
             }
             if !ready.isEmpty { return }
         }
+    }
+
+    /// Whether the Suspense at `index` may resolve now: nothing beneath it pending or undecided,
+    /// and neither fallback timing (which notes until when, for a recheck) nor its SuspenseList
+    /// (which touches it again when a row before it reveals) holds it back.
+    func mayResolve(_ index: SuspenseIndex) -> Bool {
+        let record = records.suspenses[index]
+        guard !record.isResolved, !record.undecided, record.pendingCount == 0, record.deferred == 0,
+            !record.isRoot, records.isAlive(index)
+        else {
+            return false
+        }
+        if timing.isHonoured, record.timing?.minimumFallbackDuration != nil || timing.hasDelays,
+            let until = resolutionHold(of: index)
+        {
+            timing.held.append((index, until))
+            return false
+        }
+        return record.row == nil || records.holder(of: index) == nil
+    }
+
+    /// Resolves the Suspense at `index`, which may resolve: its content replaces its fallback.
+    func resolve(_ index: SuspenseIndex) {
+        let record = records.suspenses[index]
+        records.suspenses[index].isResolved = true
+        // A boundary around it may have waited for it to resolve within its delay.
+        if timing.hasDelays, record.timing?.fallbackDelay != nil, let outer = record.outer,
+            outer.suspense != Self.root
+        {
+            settling.touched.append(outer.suspense)
+        }
+        if record.fallbackScope >= 0 {
+            retire(records.kill(record.fallbackScope))
+            records.suspenses[index].fallbackScope = -1
+        }
+        nodes.removeChildren(of: record.fallbackNode)
+        noteChange(.resolved(index))
     }
 
     // MARK: Query results

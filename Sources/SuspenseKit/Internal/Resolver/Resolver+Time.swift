@@ -74,6 +74,8 @@ extension _Resolver {
     func timeOut(_ suspense: SuspenseIndex) -> TimedOut? {
         let record = records.suspenses[suspense]
         guard let outer = record.outer, let timeout = record.timing?.timeout, isPending(suspense) else { return nil }
+        // A row held back by its SuspenseList has its content: only the rows before it wait.
+        if record.row != nil && record.pendingCount == 0 { return nil }
         let path = outer.path.appending("Suspense")
         let error = TimeoutError(
             path: path.names, duration: timeout, pendingQueries: records.pendingQueries(of: suspense))

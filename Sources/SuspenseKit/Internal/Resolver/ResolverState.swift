@@ -16,9 +16,15 @@ struct SettleQueue {
 struct ChangeLog {
     private(set) var shellSent = false
     private(set) var changes: [BoundaryChange] = []
+    /// Whether the changes noted reveal rows of a SuspenseList together.
+    private(set) var together = false
 
     mutating func note(_ change: BoundaryChange) {
         if shellSent { changes.append(change) }
+    }
+
+    mutating func noteTogether() {
+        if shellSent { together = true }
     }
 
     mutating func markShellSent() {
@@ -27,6 +33,7 @@ struct ChangeLog {
 
     /// The changes noted since the last call, forgotten here.
     mutating func take() -> [BoundaryChange] {
+        together = false
         defer { changes.removeAll(keepingCapacity: true) }
         return changes
     }

@@ -2,7 +2,7 @@ import Foundation
 public import SuspenseKit
 
 /// Renders `component` and fails the running test at the call site when the render noticed any
-/// ``Diagnostic``: a test that forbids waterfalls, swallowed suspensions and the rest.
+/// `Diagnostic`: a test that forbids waterfalls, swallowed suspensions and the rest.
 ///
 /// ```swift
 /// @Test func theProfileLoadsInParallel() async {
@@ -12,7 +12,7 @@ public import SuspenseKit
 /// - Parameters:
 ///   - component: The root of the tree to render, made inside the render.
 ///   - format: How to render it (default `.tree`); `.stream` for diagnostics only a stream has,
-///     such as ``Diagnostic/Code/suspendedOutsideBoundary``.
+///     such as `suspendedOutsideBoundary`.
 ///   - outcomes: Fixed outcomes for queries, by key; other queries run for real.
 ///   - clock: The render's clock (`RenderOptions.clock`); `ContinuousClock` by default.
 ///   - fileID: The caller's file ID, where a failure is reported.
@@ -38,9 +38,9 @@ public func expectNoDiagnostics<C: Component>(
 }
 
 /// Renders `component` and fails the running test at the call site unless the render noticed a
-/// ``Diagnostic`` with `code`; returns the first such diagnostic, for the test to check its
+/// `Diagnostic` with `code`; returns the first such diagnostic, for the test to check its
 /// message, component or keys. A render that throws still counts (an error after the shell is
-/// ``Diagnostic/Code/uncaughtAfterShell``).
+/// `uncaughtAfterShell`).
 ///
 /// ```swift
 /// await expectDiagnostic(.sequentialQueries, in: try Profile(id: 1), outcomes: outcomes)

@@ -6,7 +6,9 @@ extension QueryCache {
     /// query runs once, and its result is stored as any result is. A failure is never thrown
     /// here: it is stored, and met by the first render that reads the key (with
     /// ``FailureRetention/dropAfterRender``, it is forgotten once that render ends). A key
-    /// already stored or running, or stubbed by a test, is left as it is. An invalidation
+    /// already stored or running, or stubbed by a test, is left as it is, but for a stale value
+    /// (see ``init(capacity:failures:freshFor:staleFor:refreshBackoff:refreshTimeout:clock:onRefreshError:)``),
+    /// which `query` refreshes in the background as a render reading it would. An invalidation
     /// while the run is in flight (``removeValue(for:)``, ``invalidate(prefix:)``,
     /// ``invalidate(tag:)``) discards its result, as for a run a render started.
     /// - Parameters:
@@ -17,9 +19,18 @@ extension QueryCache {
         query: @escaping @Sendable () async throws -> Value
     ) {
         let now = now()
+        var refresh: (run: UInt64, hash: Int)?
+        defer {
+            if let refresh { launchRefresh(key, run: refresh.run, hash: refresh.hash) { try await query() } }
+        }
         state.withLock { state in
-            let (probe, cell) = state.lookUp(key, now: now)
-            guard cell == nil, state.stubs.isEmpty || state.stubs[key] == nil else { return }
+            let (probe, cell, isStale) = state.lookUp(key, now: now)
+            guard state.stubs.isEmpty || state.stubs[key] == nil else { return }
+            if isStale, state.mayRefresh(key, now: now) {
+                refresh = (state.beginRefresh(key, at: probe), probe.hash)
+                return
+            }
+            guard cell == nil else { return }
             state.misses += 1
             state.nextRun += 1
             let run = state.nextRun

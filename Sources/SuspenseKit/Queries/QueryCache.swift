@@ -15,9 +15,11 @@ import Synchronization
 /// How long results are used is the cache's choice: a `capacity` bounds how many are kept (the
 /// least recently used evicted first), ``FailureRetention`` says whether a failure is kept for
 /// later renders, and a `lifetime` makes values and failures expire on the cache's clock, after
-/// which the next reader runs the query again. Either way, a result delivered to a render (and a
-/// failure it met) is what that render's components read until it ends. ``removeValue(for:)``
-/// and ``removeAll()`` forget results by hand, and win over a run in flight.
+/// which the next reader runs the query again. With `freshFor:staleFor:`, a value past its fresh
+/// time is still served at once for a while, as one refresh runs in the background (stale while
+/// revalidate); a refresh that fails keeps the stale value served. Either way, a result delivered
+/// to a render (and a failure it met) is what that render's components read until it ends.
+/// ``removeValue(for:)`` and ``removeAll()`` forget results by hand, and win over a run in flight.
 public final class QueryCache: Sendable {
     /// Whether a failed query's error is kept for later renders.
     public enum FailureRetention: Sendable {
@@ -56,6 +58,12 @@ public final class QueryCache: Sendable {
     enum Cell {
         case stored(Entry)
         case running(InFlightQuery)
+
+        /// Whether it is a stored failure.
+        var isFailure: Bool {
+            if case .stored(.failure) = self { return true }
+            return false
+        }
     }
 
     let state: Locked<State>
@@ -65,12 +73,14 @@ public final class QueryCache: Sendable {
     /// What becomes of failures.
     let failureRetention: FailureRetention
     /// The cache's clock, when results expire.
-    private let clock: RenderClock?
+    let clock: RenderClock?
     /// Whether the cache may forget a result while a render that was handed it still runs
     /// (results expire, or failures are dropped when a render ends): each render then keeps
     /// what it was delivered, and the failures it met, for its own components to read until it
     /// ends (`QueryMailbox.kept`). False by default: nothing is kept twice.
     let rendersKeepResults: Bool
+    /// The second tier, for a cache made with a ``QueryStore`` (QueryCache+Store.swift).
+    let shared = SharedTierSlot()
 
     /// How many results a cache keeps by default: enough for the hot keys of a server, small
     /// enough that a cache shared for months stays a few megabytes of bookkeeping.
@@ -89,25 +99,42 @@ public final class QueryCache: Sendable {
     ///     are met, and a few at a time as new ones are stored.
     ///   - clock: The clock the lifetime is measured on (default `ContinuousClock()`; tests pass a
     ///     `TestClock`).
-    public init(
+    public convenience init(
         capacity: Int? = QueryCache.defaultCapacity,
         failures: FailureRetention = .dropAfterRender,
         lifetime: Duration? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
+        self.init(capacity: capacity, failures: failures, lifetime: lifetime, freshness: nil, clock: clock)
+    }
+
+    /// The one initializer the public ones call.
+    init(
+        capacity: Int?, failures: FailureRetention, lifetime: Duration?, freshness: Freshness?,
+        clock: any Clock<Duration>, countsBytes: Bool = true
+    ) {
         precondition(capacity.map { $0 > 0 } ?? true, "a QueryCache's capacity must be positive")
-        state = Locked(State(lifetime: lifetime, capacity: capacity))
+        // No stale window: a lifetime of `freshFor`, as with `lifetime:`.
+        let refreshes = freshness.flatMap { $0.staleFor > .zero ? $0 : nil }
+        state = Locked(
+            State(lifetime: lifetime, staleAfter: refreshes?.freshFor, capacity: capacity, countsBytes: countsBytes))
         failureRetention = failures
+        self.refreshes = refreshes
         self.clock = lifetime == nil ? nil : RenderClock(clock)
         keepsEveryResult = lifetime != nil || capacity != nil
         rendersKeepResults = keepsEveryResult || failures == .dropAfterRender
     }
 
+    /// How stale values are refreshed; nil when values never go stale.
+    let refreshes: Freshness?
+
     /// The cache a render makes when it is given none: it lives as long as the render, so it
     /// needs no bound, and what it keeps is the render's alone. Not API.
     @usableFromInline
     static func _perRender() -> QueryCache {
-        QueryCache(capacity: nil, failures: .keep)
+        // Nobody reads its statistics: it does not size its values.
+        QueryCache(
+            capacity: nil, failures: .keep, lifetime: nil, freshness: nil, clock: ContinuousClock(), countsBytes: false)
     }
 
     /// Whether the cache may forget any result while a render that was handed it still runs
@@ -122,32 +149,6 @@ public final class QueryCache: Sendable {
         if keepsEveryResult { return true }
         if case .failure = result { return true }
         return false
-    }
-
-    /// What a cache counted since it was made: enough to size it (its hit rate, how often it
-    /// evicts), cheap enough to leave on.
-    public struct Statistics: Sendable, Equatable {
-        /// Reads that found a stored value or failure.
-        public var hits: Int
-        /// Reads that found nothing and started the query.
-        public var misses: Int
-        /// Renders that joined a run another render had started, instead of running it again.
-        public var coalesced: Int
-        /// Results evicted to stay within the capacity.
-        public var evictions: Int
-        /// Results freed because their lifetime had passed.
-        public var expirations: Int
-        /// Results stored now.
-        public var entries: Int
-    }
-
-    /// What the cache counted since it was made, and how many results it holds now.
-    public var statistics: Statistics {
-        state.withLock { state in
-            Statistics(
-                hits: state.hits, misses: state.misses, coalesced: state.coalesced,
-                evictions: state.evictions, expirations: state.expirations, entries: state.storedCount)
-        }
     }
 
     /// How many results are kept at most; nil: no bound.
@@ -248,15 +249,19 @@ public final class QueryCache: Sendable {
     /// with ``stub(_:for:)``), so that the next reader runs its query again. A run of the key
     /// in flight is not stopped, and the renders already waiting on it get its result, but it
     /// is not stored: it may have read the data before the change that made you remove it.
+    /// A cache made with a ``QueryStore`` invalidates the key there too, and so do
+    /// ``invalidate(prefix:)`` and ``invalidate(tag:)``.
     public func removeValue(for key: String) {
         state.withLock {
             $0.removeStored(key)
             $0.stubs.removeValue(forKey: key)
         }
+        shared.publish(.key(key))
     }
 
     /// Forgets every stored result and every stub. Runs in flight go on for the renders waiting
-    /// on them, but their results are not stored (see ``removeValue(for:)``).
+    /// on them, but their results are not stored (see ``removeValue(for:)``). A ``QueryStore``
+    /// is left as it is.
     public func removeAll() {
         state.withLock {
             $0.removeAllStored()
@@ -274,6 +279,7 @@ public final class QueryCache: Sendable {
             for key in state.storedWhileRunning.keys where key.hasPrefix(prefix) { state.removeStored(key) }
             if !state.stubs.isEmpty { state.stubs = state.stubs.filter { !$0.key.hasPrefix(prefix) } }
         }
+        shared.publish(.prefix(prefix))
     }
 
     /// Forgets what is stored under every key read with `tag` (`resolveValue(key:tags:query:)`),
@@ -284,6 +290,7 @@ public final class QueryCache: Sendable {
             guard let tagged = state.tagged.removeValue(forKey: tag) else { return }
             for key in tagged.keys { state.removeStored(key) }
         }
+        shared.publish(.tag(tag))
     }
 
     /// Notes that `key` was read with `tags` in the current render. Not API.
@@ -309,7 +316,7 @@ public final class QueryCache: Sendable {
                 guard case .failure? = state.entry(key, now: nil) else { continue }
                 if state.running(key) != nil {
                     // Stored by hand while a run is in flight: the run goes on, and is kept.
-                    state.storedWhileRunning[key] = nil
+                    _ = state.takeStoredWhileRunning(key)
                 } else {
                     state.removeStored(key)
                 }

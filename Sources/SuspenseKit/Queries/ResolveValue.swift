@@ -108,6 +108,11 @@ func _readOrStart<Value: Sendable>(
         }
         if try QueryCache._end(start, task: task, restoring: saved), let value { return value }
         return nil
+    case .refresh(let value, let refresh):
+        // A stale value: served now, while one refresh of the key runs in the background.
+        QueryCache._startRefresh(refresh) { try await query() }
+        if refresh.suspends { return nil }
+        return try QueryCache._cast(value, key: key, as: Value.self)
     case .suspend:
         return nil
     }

@@ -66,6 +66,9 @@ enum _QueryRead {
     case value(any Sendable)
     /// A run to start at once.
     case start(_QueryStart)
+    /// A stale value, served at once, and a refresh to start in the background with the
+    /// reader's query.
+    case refresh(any Sendable, _QueryRefresh)
 }
 
 /// A run `resolveValue(key:query:)` starts at once, on the component's thread. Not API.
@@ -113,13 +116,19 @@ extension QueryCache {
         let found: _QueryRead = try state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(key) }
             // One lookup of the key: what is there, or where its run goes.
-            let (probe, cell) = state.lookUp(key, now: now)
+            let (probe, cell, isStale) = state.lookUp(key, now: now)
             switch cell {
             case .stored(let entry)?:
                 state.hits += 1
+                if isStale, case .value(let value) = entry, state.mayRefresh(key, now: now),
+                    state.stubs.isEmpty || state.stubs[key] == nil
+                {
+                    let run = state.beginRefresh(key, at: probe)
+                    return .refresh(value, _QueryRefresh(cache: self, key: key, run: run, hash: probe.hash))
+                }
                 return try Self.read(entry)
             case .running?:
-                if !state.storedWhileRunning.isEmpty, let entry = state.storedWhileRunning[key] {
+                if !state.storedWhileRunning.isEmpty, let entry = state.storedWhileRunning(key, now: now) {
                     state.hits += 1
                     return try Self.read(entry)
                 }
@@ -137,6 +146,11 @@ extension QueryCache {
         case .value:
             // Stored by a run this render started and has not applied yet: suspend on it.
             if mailbox.isAwaiting(key) { return .suspend }
+        case .refresh(let value, var refresh):
+            if mailbox.isAwaiting(key) {
+                refresh.suspends = true
+                return .refresh(value, refresh)
+            }
         case .suspend, .start:
             break
         }

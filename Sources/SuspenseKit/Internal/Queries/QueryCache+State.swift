@@ -17,8 +17,15 @@ extension QueryCache {
         /// value that was not of the type its reader asked for.
         var asked: Set<String> = []
         var stubMismatches: [QueryTypeMismatch] = []
-        /// How long a stored value or failure is used; nil: until removed.
+        /// How long a stored value or failure is used; nil: until removed. With a stale window,
+        /// the fresh time and the stale window together.
         let lifetime: Duration?
+        /// The age from which a stored value is stale (served, and refreshed in the background),
+        /// and a stored failure expired; nil when values never go stale.
+        let staleAfter: Duration?
+        /// When each key whose refresh failed may be refreshed again, on the cache's clock.
+        /// Emptied of a key as soon as it is stored, removed or expires.
+        var refreshBlockedUntil: [String: Duration] = [:]
         /// When each value or failure was stored, on the cache's clock, while there is a lifetime.
         var storedAt: [String: Duration] = [:]
         /// How many results are kept at most; nil: no bound.
@@ -33,10 +40,18 @@ extension QueryCache {
         var coalesced = 0
         var evictions = 0
         var expirations = 0
+        var backgroundRefreshes = 0
+        var refreshFailures = 0
+        /// About how many bytes the stored results take (see `Statistics.approximateBytes`),
+        /// when `countsBytes`.
+        var bytes = 0
+        let countsBytes: Bool
 
-        init(lifetime: Duration?, capacity: Int?) {
+        init(lifetime: Duration?, staleAfter: Duration?, capacity: Int?, countsBytes: Bool) {
             self.lifetime = lifetime
+            self.staleAfter = staleAfter
             self.capacity = capacity
+            self.countsBytes = countsBytes
             // The recency order is what eviction and the freeing of expired results walk.
             if capacity != nil || lifetime != nil { table.trackRecency() }
         }
@@ -45,30 +60,119 @@ extension QueryCache {
         var storedCount: Int { table.count - runningCount + storedWhileRunning.count }
 
         /// Looks `key` up: what is stored or running there at `now` (nil when the cache has no
-        /// lifetime), forgetting a result that outlived the lifetime.
-        mutating func lookUp(_ key: String, now: Duration?) -> (ResultTable<Cell>.Probe, Cell?) {
+        /// lifetime), forgetting a result that outlived the lifetime (or a failure past its fresh
+        /// time, when values go stale), and whether a stored value is stale.
+        mutating func lookUp(_ key: String, now: Duration?) -> (ResultTable<Cell>.Probe, Cell?, isStale: Bool) {
             let probe = table.probe(key)
-            guard let position = probe.position else { return (probe, nil) }
+            guard let position = probe.position else { return (probe, nil, false) }
             let cell = table[position: position]
+            var isStale = false
             if case .stored = cell {
-                if let now, let lifetime, let stored = storedAt[key], now - stored >= lifetime {
-                    table.remove(at: probe)
-                    storedAt[key] = nil
-                    expirations += 1
-                    return (table.probe(key), nil)
+                if let now, let lifetime, let stored = storedAt[key] {
+                    let age = now - stored
+                    if age >= lifetime || (staleAfter.map { age >= $0 } == true && cell.isFailure) {
+                        if case .stored(let entry) = cell { subtractBytes(key, entry) }
+                        table.remove(at: probe)
+                        forgetStamp(key)
+                        expirations += 1
+                        return (table.probe(key), nil, false)
+                    }
+                    if let staleAfter, age >= staleAfter { isStale = true }
                 }
                 table.markUsed(position)
             }
-            return (probe, cell)
+            return (probe, cell, isStale)
         }
 
         /// What is stored under `key` at `now`: not a run in flight.
         mutating func entry(_ key: String, now: Duration?) -> Entry? {
             switch lookUp(key, now: now).1 {
             case .stored(let entry)?: return entry
-            case .running?: return storedWhileRunning.isEmpty ? nil : storedWhileRunning[key]
+            case .running?: return storedWhileRunning.isEmpty ? nil : storedWhileRunning(key, now: now)
             case nil: return nil
             }
+        }
+
+        /// The result stored under `key` while its query runs (by hand, or the stale value a
+        /// refresh replaces), forgotten once it outlived the lifetime at `now`.
+        mutating func storedWhileRunning(_ key: String, now: Duration?) -> Entry? {
+            guard let entry = storedWhileRunning[key] else { return nil }
+            if let now, let lifetime, let stored = storedAt[key], now - stored >= lifetime {
+                _ = takeStoredWhileRunning(key)
+                forgetStamp(key)
+                expirations += 1
+                return nil
+            }
+            return entry
+        }
+
+        /// Removes the result stored under `key` while its query runs.
+        mutating func takeStoredWhileRunning(_ key: String) -> Entry? {
+            guard let entry = storedWhileRunning.removeValue(forKey: key) else { return nil }
+            subtractBytes(key, entry)
+            return entry
+        }
+
+        /// Forgets when `key` was stored, and when it may be refreshed again.
+        mutating func forgetStamp(_ key: String) {
+            guard lifetime != nil else { return }
+            storedAt[key] = nil
+            if !refreshBlockedUntil.isEmpty { refreshBlockedUntil[key] = nil }
+        }
+
+        /// Whether the stale value of `key` may be refreshed at `now`: not before the back-off
+        /// after a failed refresh has passed.
+        func mayRefresh(_ key: String, now: Duration?) -> Bool {
+            guard !refreshBlockedUntil.isEmpty, let now, let until = refreshBlockedUntil[key] else { return true }
+            return now >= until
+        }
+
+        /// Starts a refresh of the stale value at `position` (found by `probe`): the value is
+        /// served while the refresh runs, as a result stored by hand during a run is, and the
+        /// key's cell becomes the run, owned by the cache. Returns the run's number.
+        mutating func beginRefresh(_ key: String, at probe: ResultTable<Cell>.Probe) -> UInt64 {
+            let position = probe.position!
+            guard case .stored(let stale) = table[position: position] else { preconditionFailure("not stored") }
+            nextRun += 1
+            var running = InFlightQuery(startingRun: nextRun)
+            running.starting = false
+            running.isOwnedByCache = true
+            running.isRefresh = true
+            // Out of the recency order: a run in flight is never evicted.
+            table.unlink(position)
+            table[position: position] = .running(running)
+            runningCount += 1
+            storedWhileRunning[key] = stale
+            backgroundRefreshes += 1
+            return nextRun
+        }
+
+        /// About how many bytes `entry` takes under `key` (see `Statistics.approximateBytes`).
+        static func bytes(_ key: String, _ entry: Entry) -> Int {
+            func inlineSize<T>(_ value: T) -> Int { MemoryLayout<T>.size }
+            let size: Int
+            switch entry {
+            case .value(let value):
+                if let string = value as? String {
+                    size = string.utf8.count
+                } else if let bytes = value as? [UInt8] {
+                    size = bytes.count
+                } else {
+                    size = inlineSize(value)
+                }
+            case .failure(let error): size = inlineSize(error)
+            }
+            return key.utf8.count + QueryCache.entryOverhead + size
+        }
+
+        @inline(__always)
+        mutating func addBytes(_ key: String, _ entry: Entry) {
+            if countsBytes { bytes += Self.bytes(key, entry) }
+        }
+
+        @inline(__always)
+        mutating func subtractBytes(_ key: String, _ entry: Entry) {
+            if countsBytes { bytes -= Self.bytes(key, entry) }
         }
 
         /// The run of `key` in flight.
@@ -101,7 +205,7 @@ extension QueryCache {
             guard let position = probe.position, case .running = table[position: position] else { return }
             table.remove(at: probe)
             runningCount -= 1
-            storedWhileRunning[key] = nil
+            _ = takeStoredWhileRunning(key)
         }
 
         /// Makes room after a result was stored at `now`: frees at most two expired results
@@ -117,16 +221,18 @@ extension QueryCache {
                     guard position >= 0 else { break }
                     let key = table.key(at: position)
                     guard let stored = storedAt[key], now - stored >= lifetime else { break }
+                    if case .stored(let entry) = table[position: position] { subtractBytes(key, entry) }
                     table.removeValue(forKey: key)
-                    storedAt[key] = nil
+                    forgetStamp(key)
                     expirations += 1
                 }
             }
             guard let capacity else { return }
             while table.count - runningCount > capacity, table.oldest >= 0 {
                 let key = table.key(at: table.oldest)
+                if case .stored(let entry) = table[position: table.oldest] { subtractBytes(key, entry) }
                 table.removeValue(forKey: key)
-                if lifetime != nil { storedAt[key] = nil }
+                forgetStamp(key)
                 evictions += 1
             }
         }
@@ -136,28 +242,37 @@ extension QueryCache {
         mutating func store(_ entry: Entry, for key: String, now: Duration?) {
             let probe = table.probe(key)
             if let position = probe.position {
-                if case .running = table[position: position] {
+                switch table[position: position] {
+                case .running:
+                    _ = takeStoredWhileRunning(key)
                     storedWhileRunning[key] = entry
-                } else {
+                case .stored(let old):
+                    subtractBytes(key, old)
                     table[position: position] = .stored(entry)
                     table.markUsed(position)
                 }
             } else {
                 table.markUsed(table.insert(key, .stored(entry), at: probe))
             }
-            if let now { storedAt[key] = now }
+            addBytes(key, entry)
+            if let now {
+                storedAt[key] = now
+                if !refreshBlockedUntil.isEmpty { refreshBlockedUntil[key] = nil }
+            }
             makeRoom(now: now)
         }
 
         /// Forgets the result stored under `key`; a run in flight goes on, but its result is
         /// no longer stored (it began before the key was invalidated, so it may be stale).
         mutating func removeStored(_ key: String) {
-            storedWhileRunning[key] = nil
-            storedAt[key] = nil
+            _ = takeStoredWhileRunning(key)
+            forgetStamp(key)
             let probe = table.probe(key)
             guard let position = probe.position else { return }
             switch table[position: position] {
-            case .stored: table.remove(at: probe)
+            case .stored(let entry):
+                subtractBytes(key, entry)
+                table.remove(at: probe)
             case .running(var run):
                 run.isInvalidated = true
                 table[position: position] = .running(run)
@@ -181,6 +296,8 @@ extension QueryCache {
         mutating func removeAllStored() {
             storedWhileRunning.removeAll()
             storedAt.removeAll()
+            refreshBlockedUntil.removeAll()
+            bytes = 0
             if runningCount == 0 {
                 table.removeAll()
             } else {

@@ -21,6 +21,9 @@ struct InFlightQuery {
     /// Set for a run started by `QueryCache.prefetch`: owned by the cache, not by a render, so
     /// renders that join it and leave do not cancel it.
     var isOwnedByCache = false
+    /// Set for a background refresh of a stale value (owned by the cache too): a failure is not
+    /// stored, and the stale value stays (`QueryCache.complete`).
+    var isRefresh = false
 
     /// A run started by the runner for the render behind `mailbox`.
     init(run: UInt64, mailbox: QueryMailbox) {
@@ -139,17 +142,25 @@ extension QueryCache {
         _ key: String, mailbox: QueryMailbox, promise: any AnyPromise, stub: QueryOutcome?
     ) -> JoinOutcome {
         let now = now()
+        var refresh: (run: UInt64, hash: Int)?
+        defer {
+            // A stale value: served, and refreshed in the background with the promise's query.
+            if let refresh { launchRefresh(key, run: refresh.run, hash: refresh.hash) { try await promise.run() } }
+        }
         return state.withLock { state in
-            let (probe, cell) = state.lookUp(key, now: now)
+            let (probe, cell, isStale) = state.lookUp(key, now: now)
             switch cell {
             case .stored(.value(let value))?:
                 state.hits += 1
+                if isStale, stub == nil, state.mayRefresh(key, now: now) {
+                    refresh = (state.beginRefresh(key, at: probe), probe.hash)
+                }
                 return .stored(.success(value))
             case .stored(.failure(let error))?:
                 state.hits += 1
                 return .stored(.failure(error))
             case .running(var running)?:
-                if !state.storedWhileRunning.isEmpty, let result = state.storedWhileRunning[key]?.result {
+                if !state.storedWhileRunning.isEmpty, let result = state.storedWhileRunning(key, now: now)?.result {
                     state.hits += 1
                     return .stored(result)
                 }
@@ -204,6 +215,7 @@ extension QueryCache {
         var pending: Entry? = consume entry
         var stored = false
         var discarded = false
+        var refreshFailure: (any Error)?
         let delivery: (Subscribers, Result<any Sendable, any Error>)? = state.withLock { state in
             // One lookup: the run's cell becomes its result.
             let probe = state.table.probe(key, hash: hash)
@@ -213,7 +225,23 @@ extension QueryCache {
             let delivery = running.mailboxes.isEmpty ? nil : (running.mailboxes, entry.result)
             stored = true
             state.runningCount -= 1
-            if running.isInvalidated {
+            if running.isRefresh, case .failure(let error) = entry {
+                state.refreshFailures += 1
+                refreshFailure = error
+                // Fail-safe: the stale value stays, and is not refreshed again before the back-off.
+                if !running.isInvalidated, let stale = state.storedWhileRunning(key, now: now) {
+                    state.storedWhileRunning[key] = nil
+                    state.table[position: position] = .stored(stale)
+                    state.table.markUsed(position)
+                    if let now, let backoff = refreshes?.backoff {
+                        state.refreshBlockedUntil[key] = now.saturatingAdding(backoff)
+                    }
+                    return running.mailboxes.isEmpty ? nil : (running.mailboxes, stale.result)
+                }
+            }
+            // A refresh's failure with no stale value left is not stored either: the next
+            // reader runs the query, as on a miss.
+            if running.isInvalidated || refreshFailure != nil {
                 discarded = true
                 // Stored by hand since: that is what the cache holds now.
                 if let byHand = state.storedWhileRunning.removeValue(forKey: key) {
@@ -225,13 +253,18 @@ extension QueryCache {
                 }
                 return delivery
             }
+            state.addBytes(key, entry)
             state.table[position: position] = .stored(entry)
             state.table.markUsed(position)
-            if !state.storedWhileRunning.isEmpty { state.storedWhileRunning[key] = nil }
-            if let now { state.storedAt[key] = now }
+            if !state.storedWhileRunning.isEmpty { _ = state.takeStoredWhileRunning(key) }
+            if let now {
+                state.storedAt[key] = now
+                if !state.refreshBlockedUntil.isEmpty { state.refreshBlockedUntil[key] = nil }
+            }
             state.makeRoom(now: now)
             return delivery
         }
+        if let refreshFailure { refreshes?.onError(key, refreshFailure) }
         if let (mailboxes, result) = delivery {
             // A discarded result is in no cache: each render keeps it for its components.
             let keeping = discarded || rendersKeep(result)

@@ -95,6 +95,9 @@ final class ReportCollector: RenderObserver {
         switch found {
         case .value?:
             addRun(Run(key: key, outcome: .hit, cause: cause, startedAt: now, finishedAt: now))
+        case .refresh?:
+            // A stale value served at once, while the cache loads a fresh one.
+            addRun(Run(key: key, outcome: .stale, cause: cause, startedAt: now, finishedAt: now))
         case .start?:
             var run = Run(key: key, outcome: .miss, cause: cause, startedAt: now)
             run.startedByRead = true

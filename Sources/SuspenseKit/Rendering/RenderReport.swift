@@ -53,7 +53,8 @@ public struct RenderReport: Sendable, CustomStringConvertible {
         case miss
         /// Another render of the same cache was running the query: this one waited on that run.
         case joined
-        /// A stored value was served while the cache loads a fresh one.
+        /// A stored value past its freshness was served at once, while the cache loads a fresh
+        /// one in the background (stale-while-revalidate).
         case stale
         /// A run started by `QueryCache.prefetch` was in flight: the render waited on it (a
         /// prefetched value stored already is a `hit`).

@@ -167,6 +167,22 @@ struct RenderReportTests {
         #expect(box.query("shared")?.outcome == .prefetched)
     }
 
+    @Test func aStaleValueServedWhileItRefreshesIsStale() async throws {
+        let clock = TestClock()
+        let cache = QueryCache(freshFor: .seconds(10), staleFor: .seconds(60), clock: clock)
+        cache.store("old", for: "user/1")
+        clock.advance(by: .seconds(20))
+        let box = ReportBox()
+        let page = Suspense {
+            try Timed("user/1", after: .milliseconds(10), clock: clock)
+        } fallback: {
+            Text("Loading…")
+        }
+        #expect(try await render(page, as: .plain, cache: cache, options: box.options()) == "old")
+        #expect(box.query("user/1")?.outcome == .stale)
+        #expect(box.report?.boundaries.isEmpty == true)
+    }
+
     @Test func anErrorBoundaryThatTriesAgainCountsItsRetries() async throws {
         let clock = TestClock()
         let flaky = Flaky(failures: 1)

@@ -55,9 +55,10 @@ public struct SnapshotFormat: Sendable {
         of component: @autoclosure @escaping () throws -> C,
         outcomes: FixedOutcomes,
         clock: (any Clock<Duration>)? = nil,
+        configure: (RenderOptions) -> RenderOptions = { $0 },
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> String {
-        let options = RenderOptions(deliveryOrder: .discovery, clock: clock ?? ContinuousClock())
+        let options = configure(RenderOptions(deliveryOrder: .discovery, clock: clock ?? ContinuousClock()))
         let cache = outcomes.makeCache()
         let text = try await render(try component(), cache: cache, options: options)
         try outcomes.check(against: cache)

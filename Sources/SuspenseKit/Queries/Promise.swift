@@ -22,12 +22,15 @@ public struct Promise<Value: Sendable>: Error {
     ///
     /// Its value reaches the component only through a typed `Suspense { (user: User?) in … }`.
     public static func pending(query: @escaping @Sendable () async throws -> Value) -> Promise {
-        Promise(key: nil, query: query)
+        RenderScope.current?.collector?.promiseMade("Promise<\(Value.self)>")
+        return Promise(key: nil, query: query)
     }
 
     /// A promise whose result is stored in the render's ``QueryCache`` under `key`.
     public static func pending(key: String, query: @escaping @Sendable () async throws -> Value) -> Promise {
-        Promise(key: key, query: query)
+        // A render collecting diagnostics checks that the component lets it reach a Suspense.
+        RenderScope.current?.collector?.promiseMade(key)
+        return Promise(key: key, query: query)
     }
 }
 

@@ -57,8 +57,9 @@ public struct RenderOptions: Sendable {
 
     // MARK: Hooks
     // Render-wide reports, each failure exactly once: caught errors, uncaught errors, and
-    // deadline cut-offs. Set with the methods of the same names (`.onDeadline { … }`), never by
-    // the initializer: a trailing closure given to it would silently become the first hook.
+    // deadline cut-offs; and what the render did (its report and diagnostics). Set with the
+    // methods of the same names (`.onDeadline { … }`), never by the initializer: a trailing
+    // closure given to it would silently become the first hook.
 
     /// Called with each failure an ``ErrorBoundary`` catches anywhere in the render, after the
     /// boundary's own ``ErrorBoundary/onError(_:)`` handlers: once per failure, by the boundary
@@ -82,6 +83,20 @@ public struct RenderOptions: Sendable {
     /// on), in document order. Called on the render's task, before the render returns. Set it
     /// with ``onDeadline(_:)``.
     public var onDeadline: (@Sendable ([TimeoutError]) -> Void)?
+    /// Called once as the render ends, whether it returns or throws, with what it did: its
+    /// ``RenderReport`` (boundaries, queries, cache outcomes, diagnostics). Whole renders,
+    /// frames, live frames and streams all deliver it; a stream when its last chunk is made.
+    /// Set it with ``onReport(_:)``. A render that nobody asks for a report builds none.
+    ///
+    /// Runs on the render's task, on the caller's actor when the render is isolated to one.
+    public var onReport: (@Sendable (RenderReport) -> Void)?
+    /// Called with each ``Diagnostic`` as the render notices it (a waterfall of queries, a
+    /// swallowed suspension, …), before an error it announces is thrown. Set it with
+    /// ``onDiagnostic(_:)``.
+    ///
+    /// Runs synchronously on the render's task, on the caller's actor when the render is
+    /// isolated to one.
+    public var onDiagnostic: (@Sendable (Diagnostic) -> Void)?
 
     /// Creates options. The hooks are set with methods, which a trailing closure cannot be
     /// mistaken for: `RenderOptions(deadline: .seconds(1)).onDeadline { cutOff in … }`.
@@ -140,6 +155,30 @@ public struct RenderOptions: Sendable {
     public func onDeadline(_ hook: @escaping @Sendable ([TimeoutError]) -> Void) -> RenderOptions {
         var options = self
         options.onDeadline = hook
+        return options
+    }
+
+    /// These options, calling `hook` with the render's ``RenderReport`` as it ends (see the
+    /// ``onReport`` property); replaces the hook set before, if any.
+    ///
+    /// ```swift
+    /// let options = RenderOptions().onReport { report in print(report) }
+    /// ```
+    public func onReport(_ hook: @escaping @Sendable (RenderReport) -> Void) -> RenderOptions {
+        var options = self
+        options.onReport = hook
+        return options
+    }
+
+    /// These options, calling `hook` with each ``Diagnostic`` the render notices (see the
+    /// ``onDiagnostic`` property); replaces the hook set before, if any.
+    ///
+    /// ```swift
+    /// let options = RenderOptions().onDiagnostic { diagnostic in logger.warning("\(diagnostic)") }
+    /// ```
+    public func onDiagnostic(_ hook: @escaping @Sendable (Diagnostic) -> Void) -> RenderOptions {
+        var options = self
+        options.onDiagnostic = hook
         return options
     }
 }

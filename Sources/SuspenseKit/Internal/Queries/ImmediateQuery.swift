@@ -29,6 +29,9 @@ final class RenderScope: Sendable {
     /// component (`SuspenseError.stillSuspending`) and would only cancel the run. Written and
     /// read by the thread running the pass.
     nonisolated(unsafe) var startsRuns = true
+    /// The render's report collector, when a report or diagnostics were asked for: told what
+    /// each read found. Set before the first pass; used by the thread running a pass.
+    nonisolated(unsafe) var collector: ReportCollector?
 
     init(cache: QueryCache, mailbox: QueryMailbox, clock: RenderClock) {
         self.cache = cache
@@ -90,7 +93,12 @@ extension QueryCache {
     /// start, or `.suspend`.
     private static func read(_ key: String) throws -> _QueryRead {
         guard let scope = RenderScope.current else { return .suspend }
-        return try scope.cache.read(key, mailbox: scope.mailbox, startsRuns: scope.startsRuns)
+        guard let collector = scope.collector else {
+            return try scope.cache.read(key, mailbox: scope.mailbox, startsRuns: scope.startsRuns)
+        }
+        return try collector.observeRead(key, cache: scope.cache) {
+            try scope.cache.read(key, mailbox: scope.mailbox, startsRuns: scope.startsRuns)
+        }
     }
 
     private func read(_ key: String, mailbox: QueryMailbox, startsRuns: Bool) throws -> _QueryRead {
@@ -158,7 +166,7 @@ extension QueryCache {
     }
 
     /// A stored failure on its way out of the lock, to be noted by the render reading it.
-    private struct StoredFailure: Error {
+    struct StoredFailure: Error {
         let error: any Error
     }
 
@@ -225,6 +233,7 @@ extension QueryCache {
             return true
         case .failure(let error):
             start.mailbox.noteFailure(start.key, keeping: start.cache.rendersKeepResults ? error : nil)
+            RenderScope.current?.collector?.failedAtOnce(start.key, error)
             throw error
         case .running:
             start.cache.joinOwnRun(start, task: task)

@@ -19,6 +19,14 @@ extension _Resolver {
         RenderModeLog.current?.append(mode)
         let resolver = _Resolver(cache: cache, options: options)
         resolver.timing.isHonoured = mode.fallbackTiming
+        // A report or diagnostics, when asked for: one more observer, and the resolver's hooks.
+        let collector = ReportCollector.make(for: options, mode: mode, clock: resolver.scope.clock)
+        var observers = observers
+        if let collector {
+            resolver.collector = collector
+            resolver.scope.collector = collector
+            observers.append(collector)
+        }
         let runner = QueryRunner(cache: cache, mailbox: resolver.scope.mailbox)
         let timers = RenderTimers(clock: resolver.scope.clock, mailbox: resolver.scope.mailbox)
         if let deadline = options.deadline { timers.armDeadline(at: deadline) }
@@ -48,12 +56,17 @@ extension _Resolver {
                 of: C.self)
             await timers.stop()
             await runner.finish(waitingForCancelled: !resolver.timing.deadlinePassed)
+            if let collector { options.onReport?(collector.report(error: nil)) }
             return tree
         } catch {
             // The one place a render fails: an error no boundary caught is reported here, once.
-            if let error = error as? RenderError { options.onUncaughtError?(error) }
+            if let error = error as? RenderError {
+                collector?.failed(error, shellSent: resolver.changeLog.shellSent)
+                options.onUncaughtError?(error)
+            }
             await timers.stop()
             await runner.finish(waitingForCancelled: !resolver.timing.deadlinePassed)
+            if let collector { options.onReport?(collector.report(error: error)) }
             throw error
         }
     }
@@ -262,9 +275,17 @@ struct EventSink {
     /// Whether an observer needs the tree of the `.progress` event about to be emitted.
     var needsPassTree: Bool { observers.contains { $0.needsPassTree } }
 
-    /// Where the window of that tree starts: where the one observer asks, or the start of the
-    /// document when several observe (a window from the start holds what any of them reads).
-    var passTreeResume: RenderTree.Resume? { observers.count == 1 ? observers[0].passTreeResume : nil }
+    /// Where the window of that tree starts: where the one observer that reads it asks, or the
+    /// start of the document when several do (a window from the start holds what any of them
+    /// reads). Observers that never read it (a report) do not count.
+    var passTreeResume: RenderTree.Resume? {
+        var reader: (any RenderObserver)?
+        for observer in observers where observer.needsPassTree {
+            if reader != nil { return nil }
+            reader = observer
+        }
+        return reader?.passTreeResume
+    }
 
     func emit(_ kind: @autoclosure () -> RenderEvent.Kind) {
         guard !observers.isEmpty else { return }

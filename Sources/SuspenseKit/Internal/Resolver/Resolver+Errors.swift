@@ -120,6 +120,8 @@ extension _Resolver {
     /// catches the same error at the same place does not report it again.
     func reportCaught(_ error: any Error, at index: ErrorBoundaryIndex) {
         let record = records.errorBoundaries[index]
+        collector?.caught(
+            underlying(of: error), by: record.id, path: record.outer.path.appending("ErrorBoundary").names)
         guard record.onError != nil || options.onCaughtError != nil else { return }
         let underlying = underlying(of: error)
         let path = (error as? LocatedError)?.path.names ?? record.outer.path.appending("ErrorBoundary").names

@@ -35,11 +35,13 @@ extension _Resolver {
         assert(levelsOnStack == 0 && ready.isEmpty, "a pass began inside another")
         assert(!waits.hasDiscovered, "a pass began before the queries of the one before were started")
         passCause = cause
+        collector?.cause = cause
         let result = try RenderScope.bind(scope) {
             let result = try work()
             finishPass()
             return result
         }
+        collector?.passEnded()
         assert(failures.uncaught != nil || ready.isEmpty, "a pass ended with deferred subtrees left")
         if failures.uncaught == nil { checkBookkeeping() }
         return result

@@ -11,6 +11,7 @@ extension _Resolver {
         // The failed queries beneath it run again when the content asks for them.
         cache.dropFailures(scope.mailbox.failures(since: failures.mark))
         let attempt = record.attempts
+        collector?.retrying(record.id, path: record.outer.path.appending("ErrorBoundary").names)
         records.errorBoundaries[index].attempts += 1
         let contentScope = records.makeScope(parent: record.outer.scope)
         records.errorBoundaries[index].contentScope = contentScope
@@ -27,7 +28,7 @@ extension _Resolver {
         let query = waits.makeAnonymous(label: label, retrying: record.id)
         let clock = scope.clock
         let delay = policy.delay(afterAttempt: attempt)
-        let backoff = Promise<Bool>.pending {
+        let backoff = Promise<Bool>(key: nil) {
             try await clock.sleep(for: delay)
             return true
         }

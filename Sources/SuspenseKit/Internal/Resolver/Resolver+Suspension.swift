@@ -7,6 +7,7 @@ extension _Resolver {
     func childFailed(_ error: any Error, type: any Any.Type, rerun: @escaping (_Resolver) throws -> Void) throws {
         let named = naming.name(of: type)
         if let promise = promiseTypes.promise(in: error) {
+            collector?.promiseCaught()
             try suspend(promise, component: named.name, pathAddsComponent: named.isShownInPaths, thunk: rerun)
             return
         }
@@ -18,6 +19,7 @@ extension _Resolver {
     @usableFromInline
     func bodyFailed(_ error: any Error, component name: String, rerun: @escaping (_Resolver) throws -> Void) throws {
         if let promise = promiseTypes.promise(in: error) {
+            collector?.promiseCaught()
             try suspend(promise, component: name, pathAddsComponent: false, thunk: rerun)
             return
         }
@@ -88,6 +90,7 @@ extension _Resolver {
             {
                 // The first suspension is not a re-suspension: only one after a delivery counts.
                 if record.deliveries > options.maxResuspensions {
+                    collector?.unstable(component, attempts: record.deliveries, lastKey: promise.valueTypeName)
                     throw located(
                         SuspenseError.stillSuspending(
                             component: component, attempts: record.deliveries, lastQuery: promise.valueTypeName),
@@ -107,8 +110,9 @@ extension _Resolver {
         return (waits.makeAnonymous(label: promise.valueTypeName), promise.valueTypeName)
     }
 
-    private func wait(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise) {
+    private func wait(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise, previous: String? = nil) {
         records.slots[slot].query = query
+        if let collector { noteWait(slot, previous: previous, to: collector) }
         // A query stubbed as pending never starts.
         let stub: QueryOutcome?
         switch query {
@@ -276,6 +280,7 @@ extension _Resolver {
             }
         } catch {
             if let promise = promiseTypes.promise(in: error) {
+                collector?.promiseCaught()
                 suspendAgain(slot, on: promise)
             } else {
                 route(error, at: records.slots[slot].context, path: records.slots[slot].errorPath)
@@ -289,6 +294,8 @@ extension _Resolver {
         let record = records.slots[slot]
         do {
             guard record.resuspensions <= options.maxResuspensions else {
+                collector?.unstable(
+                    record.component, attempts: record.resuspensions, lastKey: promise.key ?? promise.valueTypeName)
                 throw located(
                     SuspenseError.stillSuspending(
                         component: record.component, attempts: record.resuspensions,
@@ -301,7 +308,7 @@ extension _Resolver {
             let (query, label) = identify(promise)
             records.slots[slot].queryLabel = label
             records.slots[slot].deliversTo = target
-            wait(slot, on: query, promise: promise)
+            wait(slot, on: query, promise: promise, previous: record.queryLabel)
             if label != record.queryLabel { noteChange(.progressed(record.context.suspense)) }
         } catch {
             route(error, at: record.context, path: record.errorPath)

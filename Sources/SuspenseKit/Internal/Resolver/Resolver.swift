@@ -61,6 +61,8 @@ public final class _Resolver {
     var failures = FailureState()
     /// What led to the last pass (see `pass`): the cause of the queries it discovered.
     var passCause = PassCause.firstPass
+    /// Collects the render's report and diagnostics, when asked for (see ReportCollector).
+    @usableFromInline var collector: ReportCollector?
     var naming = TypeNaming()
     /// Recognizes thrown promises without an existential cast.
     @exclusivity(unchecked) var promiseTypes = PromiseTypes()
@@ -222,6 +224,7 @@ public final class _Resolver {
             try bodyFailed(error, of: component, named: name)
             return
         }
+        if let collector { collector.bodyReturned(name) }
         do {
             try C.Body._resolve(body, in: self)
         } catch {
@@ -244,6 +247,7 @@ public final class _Resolver {
             throw error
         }
         context.parent = nodes.appendComponent(name: name, to: saved.parent)
+        collector?.componentMade(name)
         return saved
     }
 

@@ -20,7 +20,8 @@ final class StreamChunker: RenderObserver {
     private var regions: [BoundaryID: Region] = [:]
     /// Boundaries written in chunks since the last query result: their state is current.
     private var fresh: Set<BoundaryID> = []
-    private var definedSwap = false
+    /// What a swap chunk writes around new content.
+    private var swapMarkup: SwapMarkup
     /// Held back to the very end: `</body></html>` of a whole document.
     private var tail: [UInt8] = []
     /// In order: where the document stopped, and what closes what is open there.
@@ -74,6 +75,7 @@ final class StreamChunker: RenderObserver {
         self.channel = channel
         self.shell = shell
         declarations = StreamDeclarations(report: options.onDeclaredAfterShell)
+        swapMarkup = SwapMarkup(swap: options.swap, nonce: options.nonce)
         markup = StreamMarkup(markers: options.order == .outOfOrder, holdsDocumentEnd: true, swap: options.swap)
     }
 
@@ -282,31 +284,7 @@ final class StreamChunker: RenderObserver {
 
     /// What comes before and after the new content of the region named `key` in its chunk.
     private func replacementParts(of key: String) -> (opening: [UInt8], closing: [UInt8]) {
-        switch options.swap {
-        case .script:
-            // The template right before its script, which takes it as its previous sibling.
-            var closing = Array("</template>".utf8)
-            closing += scriptOpening
-            if !definedSwap {
-                definedSwap = true
-                closing += Self.swapFunction.utf8
-            }
-            closing += "$sk(\"\(key)\")</script>".utf8
-            return (Array("<template>".utf8), closing)
-        case .declarative:
-            // The browser replaces the region, markers included: the new content carries them
-            // again, for a later replacement.
-            return (Array("<template for=\"\(key)\">".utf8) + markup.start(key), markup.end(key) + "</template>".utf8)
-        case .declarativeWithScript:
-            var closing = markup.end(key) + "</template>".utf8
-            closing += scriptOpening
-            if !definedSwap {
-                definedSwap = true
-                closing += Self.templateForFunction.utf8
-            }
-            closing += "$skt(\"\(key)\")</script>".utf8
-            return (Array("<template for=\"\(key)\">".utf8) + markup.start(key), closing)
-        }
+        swapMarkup.parts(of: key, markup: markup)
     }
 
     /// After a late error: a chunk that puts the application's page in place of each outermost
@@ -409,15 +387,7 @@ final class StreamChunker: RenderObserver {
     }
 
     /// `<script>`, with the nonce if there is one.
-    private var scriptOpening: [UInt8] {
-        var opening = Array("<script".utf8)
-        if let nonce = options.nonce {
-            opening += " nonce=\"".utf8
-            HTMLEscaping.appendAttribute(nonce, to: &opening)
-            opening += "\"".utf8
-        }
-        return opening + ">".utf8
-    }
+    private var scriptOpening: [UInt8] { swapMarkup.scriptOpening }
 
     private func send(_ bytes: [UInt8]) {
         if batch != nil {

@@ -1,29 +1,35 @@
+public import Logging
+import ServerTestSupport
+
 /// What a server logged, for tests that check an error was reported.
-final class LogRecorder: Sendable {
+public final class LogRecorder: Sendable {
     private let entries = Locked<[(level: Logger.Level, message: String)]>([])
 
-    func record(_ level: Logger.Level, _ message: String) {
+    public func record(_ level: Logger.Level, _ message: String) {
         entries.withLock { $0.append((level, message)) }
     }
 
     /// The messages logged at `level` or above.
-    func messages(atLeast level: Logger.Level) -> [String] {
+    public func messages(atLeast level: Logger.Level) -> [String] {
         entries.withLock { $0.filter { $0.level >= level }.map(\.message) }
     }
 }
 
-struct RecordingLogHandler: LogHandler {
-    let recorder: LogRecorder
-    var metadata: Logger.Metadata = [:]
-    var metadataProvider: Logger.MetadataProvider?
-    var logLevel: Logger.Level = .info
+/// Hands every message it is given to a `LogRecorder`.
+public struct RecordingLogHandler: LogHandler {
+    public let recorder: LogRecorder
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+    public var logLevel: Logger.Level = .info
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public init(recorder: LogRecorder) { self.recorder = recorder }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
         recorder.record(event.level, event.message.description)
     }
 }

@@ -1,5 +1,5 @@
 /// The first element of `sequence`, or a failure after `limit`.
-func first<S: AsyncSequence & Sendable>(
+public func first<S: AsyncSequence & Sendable>(
     of sequence: S, within limit: Duration, _ what: String
 ) async throws -> S.Element? where S.Element: Sendable {
     try await withThrowingTaskGroup(of: S.Element?.self) { group in
@@ -17,7 +17,7 @@ func first<S: AsyncSequence & Sendable>(
 }
 
 /// Polls `condition` until it holds; fails instead of hanging after `seconds`.
-func waitUntil(_ what: String, seconds: Double = 30, _ condition: @Sendable () -> Bool) async throws {
+public func waitUntil(_ what: String, seconds: Double = 30, _ condition: @Sendable () -> Bool) async throws {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while !condition() {
         if ContinuousClock.now > deadline { throw TestFailure("deadline exceeded waiting for \(what)") }
@@ -25,7 +25,7 @@ func waitUntil(_ what: String, seconds: Double = 30, _ condition: @Sendable () -
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

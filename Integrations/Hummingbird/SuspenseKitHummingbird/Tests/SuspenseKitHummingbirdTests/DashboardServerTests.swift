@@ -1,5 +1,6 @@
 import DashboardPage
 import DashboardRoutes
+import ServerTestSupport
 import Testing
 
 /// The routes `DashboardServer` serves, on a real server, with the example's latencies cut to a

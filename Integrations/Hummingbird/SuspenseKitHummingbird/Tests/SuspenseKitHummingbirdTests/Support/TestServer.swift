@@ -1,5 +1,7 @@
 import Hummingbird
 import Logging
+import ServerTestLogging
+import ServerTestSupport
 
 /// Runs `router` on a real server on 127.0.0.1, on a port the system picks, for as long as
 /// `body` runs, then stops it. What the server logs goes to `log`.

@@ -1,0 +1,60 @@
+extension StreamedPage {
+    /// The head of a page whose shell is ready, and what to warn of. Decided here, once, at the
+    /// moment the shell is: whatever else decides the head (the tree's own declarations of a
+    /// status or headers) merges here, before the first byte.
+    static func head(
+        serving: ServingOptions,
+        stream: StreamOptions,
+        shellTime: Duration
+    ) -> (PageHead, [ServingLogEntry]) {
+        var headers = serving.headers
+        headers.replace(name: "Content-Type", value: contentType)
+        var warnings: [ServingLogEntry] = []
+        if writesScripts(stream) {
+            for policy in headers.values(for: "Content-Security-Policy")
+            where !CSPDirectives(policy).allowsInlineScripts(nonce: stream.nonce) {
+                warnings.append(blockedScripts(policy: policy, serving: serving, stream: stream))
+            }
+        }
+        if let policy = serving.contentSecurityPolicy, let nonce = stream.nonce {
+            headers.add(name: "Content-Security-Policy", value: policy.header(nonce: nonce))
+        }
+        if serving.serverTiming {
+            headers.add(name: "Server-Timing", value: ServerTiming.shell(shellTime))
+        }
+        return (PageHead(status: serving.status, headers: headers), warnings)
+    }
+
+    /// Whether the stream writes inline scripts, which a policy must let run: out of order, it
+    /// does unless it swaps declaratively.
+    static func writesScripts(_ stream: StreamOptions) -> Bool {
+        stream.order == .outOfOrder && stream.swap != .declarative
+    }
+
+    /// The warning for a policy given among the headers that would block the stream's scripts.
+    private static func blockedScripts(
+        policy: String,
+        serving: ServingOptions,
+        stream: StreamOptions
+    ) -> ServingLogEntry {
+        let what =
+            "the Content-Security-Policy header \"\(policy)\" blocks the stream's inline scripts, so every "
+            + "fallback would stay on the page"
+        let fix: String
+        if serving.contentSecurityPolicy != nil {
+            fix =
+                "the browser enforces it beside the policy ServingOptions makes, and it cannot know this "
+                + "response's nonce: remove it and give its directives to .nonce(directives:)"
+        } else if stream.nonce == nil {
+            fix =
+                "use ServingOptions(contentSecurityPolicy: .nonce), or .nonce(directives:) with your own "
+                + "directives, which makes a nonce per response and puts it on every script and in the "
+                + "header; or stream with StreamOptions(swap: .declarative), which writes no script"
+        } else {
+            fix =
+                "add 'nonce-\(stream.nonce ?? "")' (StreamOptions.nonce) to its script-src, or use "
+                + "ServingOptions(contentSecurityPolicy: .nonce), which does it for every response"
+        }
+        return ServingLogEntry(level: .warning, message: what + ": " + fix)
+    }
+}

@@ -5,6 +5,8 @@ import ServerTestSupport
 public final class LogRecorder: Sendable {
     private let entries = Locked<[(level: Logger.Level, message: String)]>([])
 
+    public init() {}
+
     public func record(_ level: Logger.Level, _ message: String) {
         entries.withLock { $0.append((level, message)) }
     }

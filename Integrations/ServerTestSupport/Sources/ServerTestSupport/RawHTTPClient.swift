@@ -125,7 +125,7 @@ public final class RawHTTPClient: Sendable {
     /// its body (the chunks joined) and whether its last chunk came.
     public var responses: [(status: Int?, body: String, complete: Bool)] {
         let bytes = state.withLock { $0.bytes }
-        public var responses: [(status: Int?, body: String, complete: Bool)] = []
+        var responses: [(status: Int?, body: String, complete: Bool)] = []
         var position = 0
         while let response = Self.chunkedResponse(in: bytes, from: position) {
             let status = response.head.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) }
@@ -151,7 +151,7 @@ public final class RawHTTPClient: Sendable {
         guard let headEnd = find(crlf + crlf, from: start) else { return nil }
         let head = String(decoding: bytes[start..<headEnd], as: UTF8.self)
         var position = headEnd + 4
-        public var chunks: [String] = []
+        var chunks: [String] = []
         while let lineEnd = find(crlf, from: position),
             let size = Int(String(decoding: bytes[position..<lineEnd], as: UTF8.self), radix: 16)
         {

@@ -1,4 +1,5 @@
 import Hummingbird
+import ServerTestLogging
 import ServerTestSupport
 import SuspenseKit
 import Testing

@@ -1,7 +1,7 @@
 public import DashboardPage
-public import Vapor
 import SuspenseKit
 import SuspenseKitVapor
+public import Vapor
 
 /// The routes of `DashboardServer`: the Dashboard document streamed out of order at `/`, in
 /// order at `/in-order`, and rendered whole at `/whole`.
@@ -17,6 +17,7 @@ public struct DashboardPages: RouteCollection {
         self.latencies = latencies
     }
 
+    /// Adds the three routes to `routes`.
     public func boot(routes: any RoutesBuilder) throws {
         let latencies = self.latencies
         routes.get { _ in

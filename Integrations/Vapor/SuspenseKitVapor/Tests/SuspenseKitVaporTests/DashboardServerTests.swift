@@ -16,9 +16,9 @@ struct DashboardServerTests {
 
     @Test(arguments: ["/", "/in-order", "/whole"])
     func everyCardArrives(path: String) async throws {
-        try await withServer(routes: { app in
+        try await withServer { app in
             try app.register(collection: DashboardPages(latencies: Latencies().scaled(by: 0.05)))
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: path)
             try await client.waitForEnd()
             #expect(client.status == 200)
@@ -45,9 +45,9 @@ struct DashboardServerTests {
     }
 
     @Test func anUnknownPathIsNotFound() async throws {
-        try await withServer(routes: { app in
+        try await withServer { app in
             try app.register(collection: DashboardPages(latencies: Latencies().scaled(by: 0)))
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/nowhere")
             try await client.waitForEnd()
             #expect(client.status == 404)

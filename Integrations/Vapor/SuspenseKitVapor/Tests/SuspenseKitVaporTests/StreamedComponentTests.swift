@@ -12,9 +12,9 @@ import Vapor
 struct StreamedComponentTests {
     @Test func theShellReachesTheClientWhileTheSlowQueryWaitsThenTheRestFollows() async throws {
         let gates = Gates()
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get { _ in await StreamedComponent(SlowPage(gates: gates, keys: ["slow"])) }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/")
             try await client.waitFor("waiting for slow")
             // The shell is at the client while the query still waits on its closed gate.
@@ -44,9 +44,9 @@ struct StreamedComponentTests {
     @Test func aClientKeepingTheConnectionOpenGetsTheWholePage() async throws {
         let gates = Gates()
         gates.open("slow")
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get { _ in await StreamedComponent(SlowPage(gates: gates, keys: ["slow"])) }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/", keepAlive: true)
             try await waitUntil("the last chunk") { client.chunks.complete }
             #expect(client.status == 200)
@@ -57,7 +57,7 @@ struct StreamedComponentTests {
 
     @Test func statusHeadersAndOptionsAreThoseGiven() async throws {
         let gates = Gates()
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get { _ in
                 await StreamedComponent(
                     SlowPage(gates: gates, keys: ["a"]),
@@ -66,7 +66,7 @@ struct StreamedComponentTests {
                     headers: ["Cache-Control": "no-store", "Content-Type": "text/plain"]
                 )
             }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/")
             try await client.waitFor("waiting for a")
             gates.open("a")
@@ -81,12 +81,12 @@ struct StreamedComponentTests {
 
     @Test func aContentSecurityPolicyGetsAFreshNonceOnEveryScriptAndInTheHeader() async throws {
         let gates = Gates()
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get(":key") { request in
                 let key = request.parameters.get("key") ?? "?"
                 return await StreamedComponent(SlowPage(gates: gates, keys: [key]), contentSecurityPolicy: .nonce)
             }
-        }) { port in
+        } test: { port in
             var nonces: [String] = []
             for key in ["a", "b"] {
                 let client = try RawHTTPClient(port: port, path: "/\(key)")
@@ -106,9 +106,9 @@ struct StreamedComponentTests {
 
     @Test func theHeadCarriesTheShellsTimeInServerTiming() async throws {
         let gates = Gates()
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get { _ in await StreamedComponent(SlowPage(gates: gates, keys: ["a"])) }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/")
             try await client.waitFor("waiting for a")
             #expect(client.header("Server-Timing")?.hasPrefix("shell;dur=") == true)
@@ -119,13 +119,13 @@ struct StreamedComponentTests {
 
     @Test func theRenderOptionsReachTheRender() async throws {
         let gates = Gates()
-        try await withServer(routes: { app in
+        try await withServer { app in
             // The gate never opens: the deadline ends the page with the fallback in place.
             app.get { _ in
                 await StreamedComponent(
                     SlowPage(gates: gates, keys: ["slow"]), options: RenderOptions(deadline: .milliseconds(100)))
             }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/")
             try await client.waitForEnd()
             #expect(client.status == 200)
@@ -139,9 +139,9 @@ struct StreamedComponentTests {
 
     @Test func anErrorInTheShellGivesTheDefaultErrorPageAndIsLogged() async throws {
         let log = LogRecorder()
-        try await withServer(log: log, routes: { app in
+        try await withServer(log: log) { app in
             app.get { _ in await StreamedComponent(FailingShell()) }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/")
             try await client.waitForEnd()
             #expect(client.status == 500)
@@ -156,7 +156,7 @@ struct StreamedComponentTests {
     }
 
     @Test func anErrorInTheShellGivesTheResponseOfOnShellErrorWithTheRequest() async throws {
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get("products", ":id") { _ in
                 await StreamedComponent(FailingShell()) { error, request in
                     let failure = (error as? RenderError)?.underlying is ShellFailure ? "shell failure" : "\(error)"
@@ -164,7 +164,7 @@ struct StreamedComponentTests {
                     return Response(status: .serviceUnavailable, body: .init(string: "\(failure) for \(id)"))
                 }
             }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/products/42")
             try await client.waitForEnd()
             #expect(client.status == 503)
@@ -182,12 +182,12 @@ struct StreamedComponentTests {
                 }
             }
         }
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.middleware.use(NotFoundPage())
             app.get { _ in
                 await StreamedComponent(FailingShell()) { _, _ in throw Abort(.notFound) }
             }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/")
             try await client.waitForEnd()
             #expect(client.status == 404)
@@ -201,9 +201,9 @@ struct StreamedComponentTests {
         }
         let gates = Gates()
         let log = LogRecorder()
-        try await withServer(log: log, routes: { app in
+        try await withServer(log: log) { app in
             app.get { _ in await StreamedComponent(SlowPage(gates: gates, keys: ["late"])) }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/")
             try await client.waitFor("waiting for late")
             gates.open("late", with: .failure(LateFailure()))
@@ -224,7 +224,7 @@ struct StreamedComponentTests {
     @Test func anErrorAfterTheShellGoesToOnLateErrorWithTheRequest() async throws {
         let gates = Gates()
         let reported = Locked<[String]>([])
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get("late", ":name") { _ in
                 await StreamedComponent(
                     SlowPage(gates: gates, keys: ["late"]),
@@ -232,22 +232,23 @@ struct StreamedComponentTests {
                         reported.withLock { $0.append("\(request.parameters.get("name") ?? "?"): \(error)") }
                     })
             }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/late/ann")
             try await client.waitFor("waiting for late")
             gates.open("late", with: .failure(ShellFailure()))
             try await client.waitForEnd()
             #expect(client.chunks.complete)
             #expect(client.body.hasSuffix("</body></html>"))
-            #expect(reported.withLock { $0 }.contains { $0.hasPrefix("ann: ") && $0.contains("the <database> is down") })
+            #expect(
+                reported.withLock { $0 }.contains { $0.hasPrefix("ann: ") && $0.contains("the <database> is down") })
         }
     }
 
     @Test func aClientThatLeavesCancelsTheRendersQueries() async throws {
         let gates = Gates()
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get { _ in await StreamedComponent(SlowPage(gates: gates, keys: ["first", "never"])) }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/")
             try await client.waitFor("waiting for never")
             client.disconnect()
@@ -262,9 +263,9 @@ struct StreamedComponentTests {
 
     @Test func aClientThatLeavesWhileNoChunkIsDueIsFoundByTheProbe() async throws {
         let gates = Gates()
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get { _ in await StreamedComponent(SlowPage(gates: gates, keys: ["never"])) }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/")
             try await client.waitFor("waiting for never")
             client.disconnect()
@@ -277,9 +278,9 @@ struct StreamedComponentTests {
 
     @Test func aClientThatLeavesBeforeTheShellCancelsTheRenderOnceTheShellIsReady() async throws {
         let gates = Gates()
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get { _ in await StreamedComponent(GatedShellPage(gates: gates)) }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/")
             try await waitUntil("the shell's query to start") { gates.isWaiting("shell") }
             client.disconnect()
@@ -296,9 +297,9 @@ struct StreamedComponentTests {
     @Test func threeRequestsOnOneKeptAliveConnectionGetThreeCompletePages() async throws {
         let gates = Gates()
         gates.open("a")
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get { _ in await StreamedComponent(SlowPage(gates: gates, keys: ["a"])) }
-        }) { port in
+        } test: { port in
             let client = try RawHTTPClient(port: port, path: "/", keepAlive: true)
             for count in 1...3 {
                 if count > 1 { try client.send(path: "/") }
@@ -319,9 +320,9 @@ struct StreamedComponentTests {
 
     @Test func twoHundredConcurrentRequestsGetTheSamePage() async throws {
         let gates = Gates()
-        try await withServer(routes: { app in
+        try await withServer { app in
             app.get { _ in await StreamedComponent(SlowPage(gates: gates, keys: ["a"])) }
-        }) { port in
+        } test: { port in
             let clients = try (0..<200).map { _ in try RawHTTPClient(port: port, path: "/") }
             // Every shell is out while the query waits; then every page completes.
             for client in clients { try await client.waitFor("waiting for a") }

@@ -5,10 +5,18 @@ import Vapor
 
 /// Runs an application with the routes `routes` adds on a real server on 127.0.0.1, on a port
 /// the system picks, for as long as `body` runs, then stops it. What the server logs goes to `log`.
+///
+/// ```swift
+/// try await withServer { app in
+///     app.get { _ in await StreamedComponent(Page()) }
+/// } test: { port in
+///     let client = try RawHTTPClient(port: port, path: "/")
+/// }
+/// ```
 func withServer<R: Sendable>(
     log: LogRecorder = LogRecorder(),
-    routes: (Application) throws -> Void,
-    _ body: @Sendable (Int) async throws -> R
+    _ routes: (Application) throws -> Void,
+    test body: @Sendable (Int) async throws -> R
 ) async throws -> R {
     let app = try await Application.make(
         .testing, logger: Logger(label: "test-server") { _ in RecordingLogHandler(recorder: log) })

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Loads both example servers (Hummingbird's and Vapor's DashboardServer, release builds) with wrk
 # on the streamed Dashboard, whose slowest card (Signups) waits 450 ms × the latency scale, and
-# prints, for each: the resident memory before and after 20,000 requests, then for 1, 16 and 64
-# keep-alive connections wrk's requests per second and p50/p99 latency of the whole page, and the
-# p50/p99 time to first byte (the status line, sent with the shell) from a small asyncio client.
+# prints, for each: the resident memory before and after 20,000 requests (made by a small asyncio
+# client, scripts/wrk/ttfb.py), then for 1, 16 and 64 keep-alive connections wrk's requests per
+# second and p50/p99 latency of the whole page, and the p50/p99 time to first byte (the status
+# line, sent with the shell) measured by that client in a second run of the same length.
 # Every request goes to 127.0.0.1 only; each run is bounded in time.
 #
 #     bash scripts/wrk-servers.sh [--latency-scale 0.1] [--seconds 10] [--servers "hummingbird vapor"]
@@ -61,9 +62,8 @@ for server in $servers; do
     port=${url##*:}
 
     before=$(rss "$pid")
-    wrk -t2 -c16 -d120s --timeout 5s -s scripts/wrk/stop-after.lua "$url/" -- 10000 >"$out/count.txt"
-    made=$(awk '/requests in/ { print $1 }' "$out/count.txt")
-    echo "$server: RSS $before at start, $(rss "$pid") after $made requests"
+    made=$(python3 scripts/wrk/ttfb.py "$port" / 64 300 20000 | cut -d' ' -f1)
+    echo "$server: RSS $before at start, $(rss "$pid") after $made requests (64 connections)"
 
     echo "| connections | requests/s | latency p50 | latency p99 | first byte p50 | first byte p99 |"
     echo "|---|---|---|---|---|---|"

@@ -12,7 +12,8 @@ public struct ServingOptions: Sendable {
     public var contentSecurityPolicy: ContentSecurityPolicy?
     /// How long the body may go without a write before an empty one checks that the client is
     /// still there (default one second); nil for never. A client that left is found only by a
-    /// write that fails, and a page waiting on a slow query writes nothing for that long.
+    /// write that fails, and a page waiting on a slow query writes nothing for that long. An
+    /// interval of zero or less is never, as nil.
     public var probeInterval: Duration?
     /// Whether the head carries `Server-Timing: shell;dur=<ms>`, the time the shell took
     /// (default true).

@@ -68,7 +68,8 @@ public struct StreamedPage: Sendable {
         }
         self.nonce = nonce
         self.clock = clock
-        probeInterval = serving.probeInterval
+        // No probe rather than one without pause.
+        probeInterval = serving.probeInterval.flatMap { $0 > .zero ? $0 : nil }
     }
 
     /// The error that escaped every ``ErrorBoundary`` in the shell, or nil when the page streams.

@@ -6,26 +6,29 @@ public import SuspenseKit
 ///
 /// ```swift
 /// router.get("/") { _, _ in
-///     await StreamedComponent(Dashboard())
+///     await StreamedComponent(Dashboard(), contentSecurityPolicy: .nonce)
 /// }
 /// ```
 ///
 /// Created with `await`: the initializer waits for the shell, so that an error escaping every
 /// `ErrorBoundary` in the shell becomes the response `onShellError` makes instead of a broken
 /// page. An error after the shell ends the body after the chunk that closes the page, and is
-/// logged with the request context's logger. A client that disconnects cancels the render and
-/// every query it still runs at the first write that fails (an empty chunk is written every
-/// second while none is due, to find a closed connection); Hummingbird gives no earlier sign, so
-/// the shell itself is always rendered. A connection kept alive serves its next request as usual.
+/// logged with the request context's logger (or given to `onLateError`). A client that
+/// disconnects cancels the render and every query it still runs at the first write that fails
+/// (an empty chunk is written every second while the page waits, to find a closed connection);
+/// Hummingbird gives no earlier sign, so the shell itself is always rendered. A connection kept
+/// alive serves its next request as usual. SuspenseKit's `StreamedPage` does all of this; this
+/// type adapts it to Hummingbird.
 public struct StreamedComponent: ResponseGenerator, Sendable {
-    private enum Outcome: Sendable {
-        case stream(HTMLStream)
-        case shellFailed(any Error, custom: Response?)
-    }
+    /// The application's hooks, given the request and its context.
+    public typealias ShellErrorHandler = @Sendable (any Error, Request, any RequestContext) -> Response
+    /// Called with an error no boundary caught after the shell, once the page is closed.
+    public typealias LateErrorHandler = @Sendable (any Error, Request, any RequestContext) -> Void
 
-    private let outcome: Outcome
+    private let page: StreamedPage
     private let status: HTTPResponse.Status
-    private let headers: HTTPFields
+    private let onShellError: ShellErrorHandler?
+    private let onLateError: LateErrorHandler?
 
     /// Renders `component` until its shell is ready. The page is made inside the render, so a
     /// page whose initializer reads data suspends like any component.
@@ -33,11 +36,15 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
     ///   - component: The page.
     ///   - cache: Where query results are kept; a new one by default.
     ///   - options: Settings of the render, such as a deadline or its clock.
-    ///   - stream: Settings of the stream: its order and a CSP nonce.
+    ///   - stream: Settings of the stream: its order, how it swaps, the late-error HTML.
     ///   - status: The status of a page whose shell rendered (default 200).
     ///   - headers: More headers for that page; `Content-Type` is set for you.
+    ///   - contentSecurityPolicy: `.nonce` for a `Content-Security-Policy` with a fresh nonce per
+    ///     response, on every script of the stream; nil (default) for none.
     ///   - onShellError: Makes the response for an error in the shell. By default the error is
     ///     logged and the client gets a 500 with a small page that does not show the error.
+    ///   - onLateError: Called with an error after the shell, with the request; by default it is
+    ///     logged.
     ///   - isolation: The caller's actor, on which components are evaluated; inferred.
     public init<C: Component>(
         _ component: @autoclosure @escaping () throws -> C,
@@ -46,110 +53,136 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
         stream: StreamOptions = StreamOptions(),
         status: HTTPResponse.Status = .ok,
         headers: HTTPFields = [:],
+        contentSecurityPolicy: ServingOptions.ContentSecurityPolicy? = nil,
         onShellError: (@Sendable (any Error) -> Response)? = nil,
+        onLateError: LateErrorHandler? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async {
         self.status = status
-        self.headers = headers
-        do {
-            outcome = .stream(try await renderStream(try component(), cache: cache, options: options, stream: stream))
-        } catch {
-            outcome = .shellFailed(error, custom: onShellError?(error))
+        if let onShellError {
+            self.onShellError = { error, _, _ in onShellError(error) }
+        } else {
+            self.onShellError = nil
         }
+        self.onLateError = onLateError
+        page = await StreamedPage(
+            try component(), cache: cache, options: options, stream: stream,
+            serving: Self.serving(status: status, headers: headers, contentSecurityPolicy: contentSecurityPolicy))
     }
+
+    /// Renders `component` until its shell is ready, like
+    /// ``init(_:cache:options:stream:status:headers:contentSecurityPolicy:onShellError:onLateError:isolation:)``,
+    /// with an `onShellError` that gets the request and its context (its logger, its user).
+    ///
+    /// ```swift
+    /// await StreamedComponent(ProductPage(id: id)) { error, request, context in
+    ///     context.logger.error("product page failed for \(request.uri): \(error)")
+    ///     return Response(status: .serviceUnavailable)
+    /// }
+    /// ```
+    public init<C: Component>(
+        _ component: @autoclosure @escaping () throws -> C,
+        cache: QueryCache = QueryCache(),
+        options: RenderOptions = RenderOptions(),
+        stream: StreamOptions = StreamOptions(),
+        status: HTTPResponse.Status = .ok,
+        headers: HTTPFields = [:],
+        contentSecurityPolicy: ServingOptions.ContentSecurityPolicy? = nil,
+        onLateError: LateErrorHandler? = nil,
+        onShellError: @escaping ShellErrorHandler,
+        isolation: isolated (any Actor)? = #isolation
+    ) async {
+        self.status = status
+        self.onShellError = onShellError
+        self.onLateError = onLateError
+        page = await StreamedPage(
+            try component(), cache: cache, options: options, stream: stream,
+            serving: Self.serving(status: status, headers: headers, contentSecurityPolicy: contentSecurityPolicy))
+    }
+
+    /// This response's Content Security Policy nonce, when `contentSecurityPolicy` asked for one:
+    /// a script of the page's own may carry it.
+    public var nonce: String? { page.nonce }
 
     /// The response: the stream, or the response for an error in the shell.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let logger = context.logger
-        switch outcome {
-        case .shellFailed(_, custom: let custom?):
-            return custom
-        case .shellFailed(let error, custom: nil):
-            logger.error("the page's shell could not be rendered: \(error)")
-            return Self.errorPage
-        case .stream(let stream):
-            var headers = self.headers
-            headers[.contentType] = "text/html; charset=utf-8"
+        if let error = page.shellError, let onShellError {
+            return onShellError(error, request, context)
+        }
+        let served = Served(request: request, context: context)
+        let hooks = hooks
+        switch page.response(context: served, hooks: hooks) {
+        case .errorPage(let errorPage):
             return Response(
-                status: status,
-                headers: headers,
+                status: HTTPResponse.Status(code: errorPage.head.status),
+                headers: Self.fields(errorPage.head.headers),
+                body: ResponseBody(byteBuffer: ByteBuffer(string: errorPage.body))
+            )
+        case .stream(let head):
+            let page = page
+            return Response(
+                status: head.status == status.code ? status : HTTPResponse.Status(code: head.status),
+                headers: Self.fields(head.headers),
                 body: ResponseBody { writer in
-                    try await Self.write(stream, to: &writer) { error in
-                        logger.error("streamed page failed after its shell: \(error)")
+                    let shared = SharedWriter(writer)
+                    try await page.writeBody(context: served, hooks: hooks) { chunk in
+                        try await shared.writer.write(ByteBuffer(string: chunk))
                     }
+                    writer = shared.writer
+                    try await writer.finish(nil)
                 }
             )
         }
     }
 
-    /// Writes each chunk as it comes, in a task of its own, while this one probes the connection
-    /// once a second (`ProbeClock`) by writing an empty chunk between them. An error from the
-    /// stream (one no boundary caught, after the shell) ends the body normally: the chunk before
-    /// it closed the page. An error writing or probing (the client left) is thrown, and the
-    /// render is cancelled with its queries; so it is when the writing task is cancelled.
-    ///
-    /// The client's leaving is seen only here, on the outbound side: Hummingbird tells a handler
-    /// nothing when a connection closes, and watching the inbound side for it would read, and
-    /// lose, the next request of a kept-alive connection.
-    private static func write(
-        _ stream: HTMLStream,
-        to writer: inout any ResponseBodyWriter,
-        onLateError: @escaping @Sendable (any Error) -> Void
-    ) async throws {
-        let body = SharedBodyWriter(writer)
-        let signal = ResponseSignal()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                defer { signal.finish() }
-                try await writeChunks(of: stream, to: body, onLateError: onLateError)
-            }
-            let probing = ProbeClock.shared.register(signal)
-            defer { ProbeClock.shared.unregister(probing) }
-            // A probe that fails leaves the group, which cancels the chunks' task: it drops its
-            // iterator, which cancels the render.
-            while case .tick = await signal.wait() {
-                try await body.probe()
-            }
-            try await group.next()
-        }
-        writer = body.released
-        // A stream cut short by cancellation ends without a last chunk: no complete page to mark.
-        try Task.checkCancellation()
-        try await writer.finish(nil)
+    /// What the core's hooks get: the request and its context.
+    private struct Served: Sendable {
+        let request: Request
+        let context: any RequestContext
     }
 
-    /// Reads the stream and writes its chunks; returns at its end, or after logging its error.
-    private static func writeChunks(
-        of stream: HTMLStream,
-        to body: SharedBodyWriter,
-        onLateError: (any Error) -> Void
-    ) async throws {
-        var chunks = stream.makeAsyncIterator()
-        while true {
-            let chunk: String?
-            do {
-                chunk = try await chunks.next()
-            } catch {
-                try Task.checkCancellation()
-                onLateError(error)
-                return
-            }
-            guard let chunk else { return }
-            try await body.write(ByteBuffer(string: chunk))
+    /// The log is the request context's logger; a late error goes to `onLateError` when given.
+    private var hooks: ServingHooks<Served> {
+        var lateError: (@Sendable (any Error, Served) -> Void)?
+        if let onLateError {
+            lateError = { error, served in onLateError(error, served.request, served.context) }
         }
-    }
-
-    /// The default response for an error in the shell: 500 and a small page. The error itself
-    /// goes to the log, not to the client, which need not learn the server's internals.
-    static var errorPage: Response {
-        let page =
-            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Server error</title></head>"
-            + "<body><h1>Server error</h1><p>This page could not be rendered. Please try again later.</p>"
-            + "</body></html>"
-        return Response(
-            status: .internalServerError,
-            headers: [.contentType: "text/html; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: page))
+        return ServingHooks(
+            log: { entry, served in
+                switch entry.level {
+                case .warning: served.context.logger.warning("\(entry)")
+                case .error: served.context.logger.error("\(entry)")
+                }
+            },
+            onLateError: lateError
         )
+    }
+
+    /// The body writer, shared with the core's chunk and probe tasks, which call it one at a
+    /// time (never concurrently), which is why it can be `@unchecked Sendable`.
+    private final class SharedWriter: @unchecked Sendable {
+        var writer: any ResponseBodyWriter
+        init(_ writer: any ResponseBodyWriter) { self.writer = writer }
+    }
+
+    private static func serving(
+        status: HTTPResponse.Status,
+        headers: HTTPFields,
+        contentSecurityPolicy: ServingOptions.ContentSecurityPolicy?
+    ) -> ServingOptions {
+        ServingOptions(
+            status: status.code,
+            headers: PageHeaders(headers.map { PageHeaders.Field(name: $0.name.rawName, value: $0.value) }),
+            contentSecurityPolicy: contentSecurityPolicy
+        )
+    }
+
+    private static func fields(_ headers: PageHeaders) -> HTTPFields {
+        var fields = HTTPFields()
+        for field in headers {
+            guard let name = HTTPFields.Element.Name(field.name) else { continue }
+            fields.append(HTTPFields.Element(name: name, value: field.value))
+        }
+        return fields
     }
 }

@@ -56,7 +56,7 @@ public struct StreamedComponent: AsyncResponseEncodable, Sendable {
         stream: StreamOptions = StreamOptions(),
         status: HTTPResponseStatus = .ok,
         headers: HTTPHeaders = [:],
-        contentSecurityPolicy: ContentSecurityPolicy? = nil,
+        contentSecurityPolicy: ServingOptions.ContentSecurityPolicy? = nil,
         onLateError: LateErrorHandler? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async {
@@ -89,7 +89,7 @@ public struct StreamedComponent: AsyncResponseEncodable, Sendable {
         stream: StreamOptions = StreamOptions(),
         status: HTTPResponseStatus = .ok,
         headers: HTTPHeaders = [:],
-        contentSecurityPolicy: ContentSecurityPolicy? = nil,
+        contentSecurityPolicy: ServingOptions.ContentSecurityPolicy? = nil,
         onLateError: LateErrorHandler? = nil,
         onShellError: @escaping ShellErrorHandler,
         isolation: isolated (any Actor)? = #isolation
@@ -155,7 +155,7 @@ public struct StreamedComponent: AsyncResponseEncodable, Sendable {
     private static func serving(
         status: HTTPResponseStatus,
         headers: HTTPHeaders,
-        contentSecurityPolicy: ContentSecurityPolicy?
+        contentSecurityPolicy: ServingOptions.ContentSecurityPolicy?
     ) -> ServingOptions {
         ServingOptions(
             status: Int(status.code),

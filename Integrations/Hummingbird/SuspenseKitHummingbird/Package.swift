@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Already one of Hummingbird's: the tests record what the server logs.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The raw HTTP client, gates and test pages the Vapor integration's tests use too.
+        .package(path: "../../ServerTestSupport"),
     ],
     targets: [
         .target(
@@ -53,6 +55,8 @@ let package = Package(
                 .product(name: "DashboardPage", package: "SuspenseKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServerTestSupport", package: "ServerTestSupport"),
+                .product(name: "ServerTestLogging", package: "ServerTestSupport"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,6 @@
 import Hummingbird
+import ServerTestLogging
+import ServerTestSupport
 import SuspenseKit
 import Testing
 

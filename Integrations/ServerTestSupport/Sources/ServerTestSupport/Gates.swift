@@ -1,8 +1,8 @@
 /// Queries that answer only when the test opens their gate, so that a test decides when each
 /// query finishes without sleeping. Counts the queries that finished and that were cancelled.
-final class Gates: Sendable {
+public final class Gates: Sendable {
     /// What a gate does once opened.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         case value(String)
         case failure(any Error)
     }
@@ -17,8 +17,10 @@ final class Gates: Sendable {
 
     private let state = Locked(State())
 
+    public init() {}
+
     /// Opens the gate of `key`: its query (now or later) answers "`key` loaded", or fails.
-    func open(_ key: String, with outcome: Outcome? = nil) {
+    public func open(_ key: String, with outcome: Outcome? = nil) {
         let outcome = outcome ?? .value("\(key) loaded")
         let waiters = state.withLock { state in
             state.opened[key] = outcome
@@ -30,16 +32,16 @@ final class Gates: Sendable {
     }
 
     /// Whether the query of `key` returned or threw its outcome.
-    func hasFinished(_ key: String) -> Bool { state.withLock { $0.finished.contains(key) } }
+    public func hasFinished(_ key: String) -> Bool { state.withLock { $0.finished.contains(key) } }
     /// Whether the query of `key` was cancelled while it waited.
-    func wasCancelled(_ key: String) -> Bool { state.withLock { $0.cancelled.contains(key) } }
+    public func wasCancelled(_ key: String) -> Bool { state.withLock { $0.cancelled.contains(key) } }
     /// Whether a query of `key` waits on its closed gate now.
-    func isWaiting(_ key: String) -> Bool { state.withLock { $0.waiting.values.contains { $0.key == key } } }
+    public func isWaiting(_ key: String) -> Bool { state.withLock { $0.waiting.values.contains { $0.key == key } } }
     /// How many queries finished.
-    var finishedCount: Int { state.withLock { $0.finished.count } }
+    public var finishedCount: Int { state.withLock { $0.finished.count } }
 
     /// The query: waits for the gate of `key`, or for its task's cancellation.
-    func value(_ key: String) async throws -> String {
+    public func value(_ key: String) async throws -> String {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter

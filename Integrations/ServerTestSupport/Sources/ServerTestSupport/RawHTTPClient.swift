@@ -12,7 +12,7 @@ import Foundation
 /// It sends one `GET` (with `Connection: close` unless asked to keep the connection open, when
 /// `send(path:)` asks for more on the same connection) and reads on a thread of its own until
 /// the server closes the connection, the test disconnects, or nothing arrives for a minute.
-final class RawHTTPClient: Sendable {
+public final class RawHTTPClient: Sendable {
     private struct State {
         var bytes: [UInt8] = []
         var ended = false
@@ -25,7 +25,7 @@ final class RawHTTPClient: Sendable {
 
     /// Connects to 127.0.0.1:`port` and sends `GET path`; `keepAlive` leaves out
     /// `Connection: close`, as browsers do.
-    init(port: Int, path: String, keepAlive: Bool = false) throws {
+    public init(port: Int, path: String, keepAlive: Bool = false) throws {
         #if canImport(Glibc)
             socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -69,32 +69,32 @@ final class RawHTTPClient: Sendable {
     deinit { disconnect() }
 
     /// Closes the connection from this side, as a browser does when its tab is closed.
-    func disconnect() {
+    public func disconnect() {
         state.withLock {
             if $0.open { shutdown(socket, Int32(SHUT_RDWR)) }
         }
     }
 
     /// Everything received so far, head included, as text.
-    var text: String { state.withLock { String(decoding: $0.bytes, as: UTF8.self) } }
+    public var text: String { state.withLock { String(decoding: $0.bytes, as: UTF8.self) } }
 
     /// Whether the connection has ended.
-    var isEnded: Bool { state.withLock { $0.ended } }
+    public var isEnded: Bool { state.withLock { $0.ended } }
 
     /// The status line and headers, without the blank line after them; empty until they arrived.
-    var head: String {
+    public var head: String {
         let text = self.text
         guard let end = text.range(of: "\r\n\r\n") else { return "" }
         return String(text[..<end.lowerBound])
     }
 
     /// The status code, or nil before the head arrived.
-    var status: Int? {
+    public var status: Int? {
         head.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) }
     }
 
     /// The value of header `name` (any case), or nil.
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         for line in head.components(separatedBy: "\r\n").dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             if line[..<colon].lowercased() == name.lowercased() {
@@ -106,7 +106,7 @@ final class RawHTTPClient: Sendable {
 
     /// The body's chunks received whole so far (for a chunked response), and whether the last
     /// chunk, of size 0, came.
-    var chunks: (data: [String], complete: Bool) {
+    public var chunks: (data: [String], complete: Bool) {
         let bytes = state.withLock { $0.bytes }
         guard let response = Self.chunkedResponse(in: bytes, from: 0) else { return ([], false) }
         return (response.chunks, response.end != nil)
@@ -114,7 +114,7 @@ final class RawHTTPClient: Sendable {
 
     /// Sends another `GET path` on this connection, kept alive, as a browser does for its next
     /// page.
-    func send(path: String) throws {
+    public func send(path: String) throws {
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         guard sendAll(socket, request) else {
             throw TestFailure("could not send another request")
@@ -123,7 +123,7 @@ final class RawHTTPClient: Sendable {
 
     /// The chunked responses received so far on this connection, in order: each one's status,
     /// its body (the chunks joined) and whether its last chunk came.
-    var responses: [(status: Int?, body: String, complete: Bool)] {
+    public var responses: [(status: Int?, body: String, complete: Bool)] {
         let bytes = state.withLock { $0.bytes }
         var responses: [(status: Int?, body: String, complete: Bool)] = []
         var position = 0
@@ -165,7 +165,7 @@ final class RawHTTPClient: Sendable {
     }
 
     /// The body so far: the chunks joined for a chunked response, else what follows the head.
-    var body: String {
+    public var body: String {
         if header("Transfer-Encoding")?.lowercased() == "chunked" { return chunks.data.joined() }
         let text = self.text
         guard let end = text.range(of: "\r\n\r\n") else { return "" }
@@ -173,12 +173,12 @@ final class RawHTTPClient: Sendable {
     }
 
     /// Waits until the body contains `needle`; fails after `seconds`.
-    func waitFor(_ needle: String, seconds: Double = 30) async throws {
+    public func waitFor(_ needle: String, seconds: Double = 30) async throws {
         try await waitUntil("the body to contain \(needle)", seconds: seconds) { self.body.contains(needle) }
     }
 
     /// Waits until the server closed the connection; fails after `seconds`.
-    func waitForEnd(seconds: Double = 30) async throws {
+    public func waitForEnd(seconds: Double = 30) async throws {
         try await waitUntil("the response to end", seconds: seconds) { self.isEnded }
     }
 }

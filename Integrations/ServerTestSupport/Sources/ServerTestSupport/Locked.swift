@@ -4,13 +4,13 @@ import Foundation
 ///
 /// Not `Synchronization.Mutex`: on Linux it waits on raw futexes, which the thread sanitizer
 /// cannot see, so it reports races that are not there. `NSLock` is a pthread mutex.
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { self.value = value }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -1,24 +1,29 @@
-import SuspenseKit
+public import SuspenseKit
 
 /// A paragraph with the value of a gated query.
-struct Gated: Component {
+public struct Gated: Component {
     let value: String
 
-    init(_ key: String, gates: Gates) throws {
+    public init(_ key: String, gates: Gates) throws {
         value = try resolveValue(key: key) { try await gates.value(key) }
     }
 
-    var body: some Component { Element("p") { Text(value) } }
+    public var body: some Component { Element("p") { Text(value) } }
 }
 
 /// A whole document: a heading, then one Suspense per key around its gated query, with the
 /// fallback "waiting for KEY". No ErrorBoundary: a gate opened with a failure is a late error
 /// that nothing catches.
-struct SlowPage: Component {
+public struct SlowPage: Component {
     let gates: Gates
     let keys: [String]
 
-    var body: some Component {
+    public init(gates: Gates, keys: [String]) {
+        self.gates = gates
+        self.keys = keys
+    }
+
+    public var body: some Component {
         Element("html") {
             Element("body") {
                 Element("h1") { Text("Shell") }
@@ -36,10 +41,12 @@ struct SlowPage: Component {
 
 /// A whole document whose shell waits on the query of `shell`, with one Suspense around the
 /// query of `never` after it.
-struct GatedShellPage: Component {
+public struct GatedShellPage: Component {
     let gates: Gates
 
-    var body: some Component {
+    public init(gates: Gates) { self.gates = gates }
+
+    public var body: some Component {
         Element("html") {
             Element("body") {
                 try Gated("shell", gates: gates)
@@ -53,25 +60,30 @@ struct GatedShellPage: Component {
     }
 }
 
-struct ShellFailure: Error, CustomStringConvertible {
-    var description: String { "the <database> is down" }
+/// The error of `FailingCard`'s query, whose description must not reach the client.
+public struct ShellFailure: Error, CustomStringConvertible {
+    public var description: String { "the <database> is down" }
+
+    public init() {}
 }
 
 /// A component whose query fails.
-struct FailingCard: Component {
-    init() throws {
+public struct FailingCard: Component {
+    public init() throws {
         let _: String = try resolveValue(key: "shell") {
             await Task.yield()
             throw ShellFailure()
         }
     }
 
-    var body: some Component { Text("never") }
+    public var body: some Component { Text("never") }
 }
 
 /// A page whose shell fails: a query outside every Suspense fails, and no ErrorBoundary is there.
-struct FailingShell: Component {
-    var body: some Component {
+public struct FailingShell: Component {
+    public init() {}
+
+    public var body: some Component {
         Element("main") { try FailingCard() }
     }
 }

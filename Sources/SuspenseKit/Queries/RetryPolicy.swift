@@ -102,9 +102,11 @@ public struct RetryPolicy: Sendable {
         return true
     }
 
-    /// Runs `query` under this policy, waiting on `clock` between attempts.
+    /// Runs `query` under this policy, waiting on `clock` between attempts; `willRetry` hears of
+    /// each attempt to come (its number, from 2) before the wait for it.
     func run<Value>(
         sleepingOn clock: RenderClock,
+        willRetry: (Int) -> Void = { _ in },
         _ query: @Sendable () async throws -> Value
     ) async throws -> Value {
         var attempt = 1
@@ -113,6 +115,7 @@ public struct RetryPolicy: Sendable {
                 return try await query()
             } catch {
                 guard shouldRetry(error, afterAttempt: attempt) else { throw error }
+                willRetry(attempt + 1)
                 try await clock.sleep(for: delay(afterAttempt: attempt))
                 attempt += 1
             }
@@ -140,15 +143,26 @@ public protocol RetryableError: Error {
 final class RetryRun: Sendable {
     let policy: RetryPolicy
     let clock: RenderClock
+    /// The query's key, for `listener`.
+    let key: String
+    /// Who hears of each attempt to come: the live terminal's status line, when the render
+    /// that made this run draws one.
+    let listener: RetryListener?
 
-    init(policy: RetryPolicy, clock: RenderClock) {
+    init(policy: RetryPolicy, clock: RenderClock, key: String, listener: RetryListener? = RetryListener.current) {
         self.policy = policy
         self.clock = clock
+        self.key = key
+        self.listener = listener
     }
 
     /// Runs `query` under the policy.
     func run<Value>(_ query: @Sendable () async throws -> Value) async throws -> Value {
-        try await policy.run(sleepingOn: clock, query)
+        try await policy.run(
+            sleepingOn: clock,
+            willRetry: { [key, listener, maxAttempts = policy.maxAttempts] attempt in
+                listener?.willRetry(key, attempt, maxAttempts)
+            }, query)
     }
 }
 
@@ -165,7 +179,8 @@ public func resolveValue<Value: Sendable>(
     retry: RetryPolicy,
     query: @escaping @Sendable () async throws -> Value
 ) throws -> Value {
-    let run = RetryRun(policy: retry, clock: RenderScope.current?.clock ?? RenderClock(ContinuousClock()))
+    let run = RetryRun(
+        policy: retry, clock: RenderScope.current?.clock ?? RenderClock(ContinuousClock()), key: key)
     do {
         return try resolveValue(key: key) { try await run.run(query) }
     } catch let promise as Promise<Value> {

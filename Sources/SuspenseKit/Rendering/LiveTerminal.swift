@@ -8,17 +8,24 @@
 
 /// Shows a render in a terminal while it resolves: on a terminal, each frame of
 /// ``liveFrames(_:cache:options:isolation:)`` is drawn over the previous one in place (ANSI
-/// cursor movement), with a progress line naming the queries still pending; when the output is
-/// not a terminal (a pipe, a file, CI), only the final rendering is written.
+/// cursor movement), with a status line naming the queries still pending, the attempt of those
+/// being tried again and the boundaries that timed out; when the output is not a terminal (a
+/// pipe, a file, CI), only the final rendering is written.
 ///
 /// ```swift
 /// try await LiveTerminal(format: .plain).render(Dashboard())
 /// ```
+///
+/// A frame taller than the terminal is drawn as far as it fits while the render runs (the status
+/// line counts the lines below), and the final rendering is written whole once at the end, so
+/// that the scrollback holds it once and nothing else. Ctrl-C while it draws clears the status
+/// line and shows the cursor before the process ends, unless the program handles SIGINT itself.
 public struct LiveTerminal: Sendable {
     /// The format each frame is drawn in.
     public var format: RenderFormat
     private let isTerminal: Bool
-    private let columns: Int?
+    private let size: @Sendable () -> TerminalSize
+    private let handlesInterrupt: Bool
     private let write: @Sendable (String) -> Void
 
     /// Draws to standard output, in place when it is a terminal.
@@ -26,23 +33,28 @@ public struct LiveTerminal: Sendable {
     public init(format: RenderFormat = .plain) {
         self.format = format
         isTerminal = isatty(STDOUT_FILENO) != 0
-        columns = Self.terminalColumns()
+        size = { Self.terminalSize() }
+        handlesInterrupt = true
         write = writeToStandardOutput
     }
 
-    /// Draws through `write`, as a terminal `columns` wide (nil: lines never wrap) when
-    /// `isTerminal`; for tests.
-    init(format: RenderFormat, isTerminal: Bool, columns: Int?, write: @escaping @Sendable (String) -> Void) {
+    /// Draws through `write`, as a terminal `columns` wide (nil: lines never wrap) and `rows`
+    /// high (nil: frames are never cut) when `isTerminal`; for tests.
+    init(
+        format: RenderFormat, isTerminal: Bool, columns: Int?, rows: Int? = nil,
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.format = format
         self.isTerminal = isTerminal
-        self.columns = columns
+        size = { TerminalSize(columns: columns, rows: rows) }
+        handlesInterrupt = false
         self.write = write
     }
 
     /// Resolves `component`, drawing it as it goes, and returns the final rendering. The root is
     /// made inside the render, as ``render(_:as:cache:options:isolation:)`` makes it.
     /// - Throws: What ``render(_:as:cache:options:isolation:)`` throws; the last frame drawn
-    ///   stays on the terminal.
+    ///   stays on the terminal, whole, without its status line.
     @discardableResult
     public func render<C: Component>(
         _ component: @autoclosure @escaping () throws -> C,
@@ -55,59 +67,31 @@ public struct LiveTerminal: Sendable {
             write(text + "\n")
             return text
         }
-        var drawnRows = 0
-        var final = ""
-        for try await frame in liveFrames(try component(), cache: cache, options: options) {
-            final = try frame.rendered(as: format)
-            var block = final + "\n"
-            let pending = frame.pendingQueries
-            if !pending.isEmpty {
-                // Keys are escaped as `.tree` escapes them: a key is data, not terminal control.
-                let keys = pending.map { TreeRenderer.escaped($0) }.joined(separator: ", ")
-                block += "\u{1B}[2m… waiting on \(keys)\u{1B}[0m\n"
-            }
-            // Back to the first row drawn last time, and clear from there down.
-            let redraw = drawnRows > 0 ? "\u{1B}[\(drawnRows)F\u{1B}[J" : ""
-            write(redraw + block)
-            drawnRows = rows(of: block)
+        let drawing = LiveDrawing(size: size, write: write)
+        let listener = RetryListener { key, attempt, maxAttempts in
+            drawing.willRetry(key, attempt: attempt, of: maxAttempts)
         }
-        return final
+        if handlesInterrupt { TerminalInterrupt.install() }
+        defer {
+            drawing.finish()
+            if handlesInterrupt { TerminalInterrupt.uninstall() }
+        }
+        // Bound around the render, whose task (and the retry runs it makes) inherit it.
+        return try await RetryListener.$current.withValue(listener) {
+            var final = ""
+            for try await frame in liveFrames(try component(), cache: cache, options: options, isolation: isolation) {
+                final = try frame.rendered(as: format)
+                drawing.draw(final, pending: frame.pendingQueries, cause: frame.cause)
+            }
+            return final
+        }
     }
 
-    /// How many terminal rows `block` (ending with a newline) takes, counting wrapped lines.
-    func rows(of block: String) -> Int {
-        var rows = 0
-        for line in block.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-            let visible = Self.visibleWidth(of: line)
-            if let columns, columns > 0, visible > columns {
-                rows += (visible + columns - 1) / columns
-            } else {
-                rows += 1
-            }
-        }
-        return rows
-    }
-
-    /// The width of a line without its escape sequences, one column per character.
-    private static func visibleWidth(of line: Substring) -> Int {
-        var width = 0
-        var inEscape = false
-        for scalar in line.unicodeScalars {
-            if inEscape {
-                if (0x40...0x7E).contains(scalar.value) && scalar != "[" { inEscape = false }
-            } else if scalar == "\u{1B}" {
-                inEscape = true
-            } else {
-                width += 1
-            }
-        }
-        return width
-    }
-
-    private static func terminalColumns() -> Int? {
+    private static func terminalSize() -> TerminalSize {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 else { return TerminalSize() }
+        return TerminalSize(
+            columns: size.ws_col > 0 ? Int(size.ws_col) : nil, rows: size.ws_row > 0 ? Int(size.ws_row) : nil)
     }
 }
 

@@ -93,7 +93,10 @@ struct TerminalSafeTextTests {
             } fallback: {
                 Text("…")
             }, cache: cache)
-        #expect(writes.all == ["…\n\u{1B}[2m… waiting on k\\u{1B}[2J\\n\u{1B}[0m\n"])
+        #expect(
+            writes.all == [
+                "\u{1B}[?25l…\n\u{1B}[2m… waiting on k\\u{1B}[2J\\n\u{1B}[0m", "\r\u{1B}[2K\u{1B}[?25h",
+            ])
     }
 
     @Test func caughtErrorsInTheTreeAreEscaped() async throws {

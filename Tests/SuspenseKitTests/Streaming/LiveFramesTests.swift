@@ -103,10 +103,13 @@ import Testing
         #expect(final == "a loaded\nb loaded")
         #expect(
             writes.all == [
-                "loading a\nloading b\n\u{1B}[2m… waiting on a, b\u{1B}[0m\n",
-                // Up three rows (two lines and the progress line), cleared, drawn again.
-                "\u{1B}[3F\u{1B}[Ja loaded\nloading b\n\u{1B}[2m… waiting on b\u{1B}[0m\n",
-                "\u{1B}[3F\u{1B}[Ja loaded\nb loaded\n",
+                // The cursor hidden; the status line last, the cursor left on it.
+                "\u{1B}[?25lloading a\nloading b\n\u{1B}[2m… waiting on a, b\u{1B}[0m",
+                // Up two rows to the first line, cleared, drawn again.
+                "\u{1B}[2F\u{1B}[Ja loaded\nloading b\n\u{1B}[2m… waiting on b\u{1B}[0m",
+                "\u{1B}[2F\u{1B}[Ja loaded\nb loaded\n",
+                // At the end, the empty status row cleared and the cursor shown again.
+                "\r\u{1B}[2K\u{1B}[?25h",
             ])
     }
 
@@ -118,12 +121,5 @@ import Testing
         let terminal = LiveTerminal(format: .plain, isTerminal: false, columns: nil) { writes.append($0) }
         try await terminal.render(TwoCards(gates: gates))
         #expect(writes.all == ["a loaded\nb loaded\n"])
-    }
-
-    @Test func wrappedLinesCountAsTheRowsTheyTake() {
-        let terminal = LiveTerminal(format: .plain, isTerminal: true, columns: 10) { _ in }
-        #expect(terminal.rows(of: "short\n" + String(repeating: "x", count: 25) + "\n\n") == 5)
-        // Escape sequences take no columns.
-        #expect(terminal.rows(of: "\u{1B}[2m" + String(repeating: "y", count: 10) + "\u{1B}[0m\n") == 1)
     }
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Checks that every Swift file follows .swift-format (4 spaces, 120 columns, and a doc comment on every public
 # declaration of the libraries; Examples/ and Benchmarks/ have their own .swift-format without that rule). Fix with:
-#   swift format format --in-place --recursive Sources Examples Tests Benchmarks/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Tests Integrations/Postgres/Sources Integrations/Postgres/Tests
+#   swift format format --in-place --recursive Sources Examples Tests Benchmarks/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Tests Integrations/Postgres/Sources Integrations/Postgres/Tests Integrations/Tracing/Sources Integrations/Tracing/Tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
-output=$(swift format lint --recursive Sources Examples Tests Benchmarks/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Tests Integrations/Postgres/Sources Integrations/Postgres/Tests 2>&1)
+output=$(swift format lint --recursive Sources Examples Tests Benchmarks/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Sources Integrations/Hummingbird/SuspenseKitHummingbird/Tests Integrations/Postgres/Sources Integrations/Postgres/Tests Integrations/Tracing/Sources Integrations/Tracing/Tests 2>&1)
 if [ -n "$output" ]; then
     echo "$output"
     echo "swift-format: the files above do not follow .swift-format" >&2

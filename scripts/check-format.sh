@@ -10,6 +10,7 @@ paths=(
     Integrations/Vapor/SuspenseKitVapor/Sources Integrations/Vapor/SuspenseKitVapor/Tests
     Integrations/ServerTestSupport/Sources
     Integrations/Postgres/Sources Integrations/Postgres/Tests
+    Integrations/Tracing/Sources Integrations/Tracing/Tests
 )
 output=$(swift format lint --recursive "${paths[@]}" 2>&1)
 if [ -n "$output" ]; then

@@ -53,6 +53,8 @@ let package = Package(
             dependencies: [
                 "SuspenseKitHummingbird", "DashboardRoutes",
                 .product(name: "DashboardPage", package: "SuspenseKit"),
+                // Its TestClock: the render's times, exact.
+                .product(name: "SuspenseTesting", package: "SuspenseKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServerTestSupport", package: "ServerTestSupport"),

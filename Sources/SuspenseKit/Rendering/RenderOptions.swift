@@ -97,6 +97,9 @@ public struct RenderOptions: Sendable {
     /// Runs synchronously on the render's task, on the caller's actor when the render is
     /// isolated to one.
     public var onDiagnostic: (@Sendable (Diagnostic) -> Void)?
+    /// Called with the report as it stands when the shell is ready, before the shell is sent:
+    /// what a served page's `Server-Timing` header is made of.
+    var onShellReport: (@Sendable (RenderReport) -> Void)?
 
     /// Creates options. The hooks are set with methods, which a trailing closure cannot be
     /// mistaken for: `RenderOptions(deadline: .seconds(1)).onDeadline { cutOff in … }`.

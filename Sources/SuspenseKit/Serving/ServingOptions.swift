@@ -15,11 +15,16 @@ public struct ServingOptions: Sendable {
     /// write that fails, and a page waiting on a slow query writes nothing for that long. An
     /// interval of zero or less is never, as nil.
     public var probeInterval: Duration?
-    /// Whether the head carries `Server-Timing: shell;dur=<ms>`, the time the shell took
-    /// (default true).
+    /// Whether the head carries `Server-Timing` (default true): the time the shell took and the
+    /// slowest queries it waited on (`shell;dur=12.3, q-user-1;dur=10.1`), from the render's
+    /// ``RenderReport``, on the render's clock (``RenderOptions/clock``). Query keys become
+    /// tokens (`user/1` is `q-user-1`), and at most five are listed.
     public var serverTiming: Bool
-    /// The clock of the probes and of `Server-Timing` (default `ContinuousClock()`); a test
-    /// gives a `TestClock`.
+    /// Whether the body also ends with a `Server-Timing` trailer, where the adapter's transport
+    /// can send one (default true): the whole render's time and when each boundary revealed.
+    /// Off, the head announces no trailer. Needs ``serverTiming``.
+    public var serverTimingTrailer: Bool
+    /// The clock of the probes (default `ContinuousClock()`); a test gives a `TestClock`.
     public var clock: any Clock<Duration>
 
     /// Creates options.
@@ -30,13 +35,16 @@ public struct ServingOptions: Sendable {
     ///   - probeInterval: How long the body may stay silent before an empty write checks the
     ///     connection; nil for never.
     ///   - serverTiming: Whether to send the shell's time in `Server-Timing`.
-    ///   - clock: The clock of the probes and of `Server-Timing`.
+    ///   - serverTimingTrailer: Whether to end the body with the whole render's `Server-Timing`,
+    ///     where the transport can.
+    ///   - clock: The clock of the probes.
     public init(
         status: Int = 200,
         headers: PageHeaders = [:],
         contentSecurityPolicy: ContentSecurityPolicy? = nil,
         probeInterval: Duration? = .seconds(1),
         serverTiming: Bool = true,
+        serverTimingTrailer: Bool = true,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.status = status
@@ -44,6 +52,7 @@ public struct ServingOptions: Sendable {
         self.contentSecurityPolicy = contentSecurityPolicy
         self.probeInterval = probeInterval
         self.serverTiming = serverTiming
+        self.serverTimingTrailer = serverTimingTrailer
         self.clock = clock
     }
 }

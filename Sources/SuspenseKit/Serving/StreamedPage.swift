@@ -17,7 +17,8 @@
 /// ``ErrorBoundary`` in the shell can still become the application's error page with its own
 /// status. The head is decided then: the status and headers of ``ServingOptions``,
 /// `text/html; charset=utf-8`, the Content Security Policy with this response's nonce, and
-/// `Server-Timing: shell;dur=<ms>`, and what the shell's tree declared (``ResponseHead``: a
+/// `Server-Timing` from the render's ``RenderReport`` (`shell;dur=<ms>`, then the slowest
+/// queries the shell waited on), and what the shell's tree declared (``ResponseHead``: a
 /// status, headers, a redirect), which goes over the options. A page whose shell declares a
 /// redirect stops rendering there: its head has the redirect's status and `Location`, and its
 /// body is a short link to the location. What the tree declares after the shell goes to
@@ -36,6 +37,10 @@ public struct StreamedPage: Sendable {
     private let outcome: Outcome
     private let probeInterval: Duration?
     private let clock: RenderClock
+    /// The render's reports, for `Server-Timing`; nil when the options send none.
+    private let timing: PageTiming?
+    /// Whether the body ends with a `Server-Timing` trailer.
+    private let timingTrailer: Bool
     /// The declarations revealed after the shell, for the log.
     private let late = LateDeclarations()
 
@@ -62,6 +67,8 @@ public struct StreamedPage: Sendable {
         isolation: isolated (any Actor)? = #isolation
     ) async {
         let clock = RenderClock(serving.clock)
+        let timing = serving.serverTiming ? PageTiming() : nil
+        let options = timing?.observing(options) ?? options
         var stream = stream
         let nonce = serving.contentSecurityPolicy.map { _ in ResponseNonce.make() }
         if let nonce { stream.nonce = nonce }
@@ -77,13 +84,15 @@ public struct StreamedPage: Sendable {
             // A redirect sends no page: the render stops now, with its queries.
             if declared.location != nil { chunks.core.stop() }
             let (head, warnings) = Self.head(
-                serving: serving, stream: stream, shellTime: clock.elapsed(), declared: declared)
+                serving: serving, stream: stream, serverTiming: timing?.shell, declared: declared)
             outcome = .stream(chunks, head: head, warnings: warnings)
         } catch {
             outcome = .shellFailed(error)
         }
         self.nonce = nonce
         self.clock = clock
+        self.timing = timing
+        timingTrailer = serving.serverTimingTrailer
         // No probe rather than one without pause.
         probeInterval = serving.probeInterval.flatMap { $0 > .zero ? $0 : nil }
     }
@@ -98,10 +107,22 @@ public struct StreamedPage: Sendable {
     /// `hooks.onShellError`, or else logged and ``ErrorPage/serverError``). Reports through
     /// `hooks.log` a setting that cannot work, such as a `Content-Security-Policy` header that
     /// blocks the stream's scripts.
-    public func response<Context>(context: Context, hooks: ServingHooks<Context>) -> PageResponse {
+    ///
+    /// An adapter whose transport can send trailing header fields after the body (HTTP/1.1
+    /// chunked, HTTP/2) passes `trailers: true`: the head then announces the `Server-Timing`
+    /// trailer (`Trailer: Server-Timing`) of ``trailers``, unless
+    /// ``ServingOptions/serverTimingTrailer`` is off.
+    public func response<Context>(
+        context: Context,
+        hooks: ServingHooks<Context>,
+        trailers: Bool = false
+    ) -> PageResponse {
         switch outcome {
-        case .stream(_, let head, let warnings):
+        case .stream(let stream, var head, let warnings):
             for warning in warnings { hooks.log(warning, context) }
+            if trailers, sendsTrailer, stream.responseHead.location == nil {
+                head.headers.add(name: "Trailer", value: "Server-Timing")
+            }
             return .stream(head)
         case .shellFailed(let error):
             if let onShellError = hooks.onShellError { return .errorPage(onShellError(error, context)) }
@@ -124,6 +145,8 @@ public struct StreamedPage: Sendable {
     /// Every ``ServingOptions/probeInterval``, `writer` gets an empty string, which it should
     /// write as an empty write: it puts nothing on the wire but fails once the connection is
     /// closed. `writer` is called by one task at a time, never concurrently.
+    ///
+    /// Once it returned, ``trailers`` holds the fields to end the body with.
     public func writeBody<Context>(
         context: Context,
         hooks: ServingHooks<Context>,
@@ -163,6 +186,23 @@ public struct StreamedPage: Sendable {
         // A stream cut short by cancellation ends without a last chunk: no complete page to end.
         try Task.checkCancellation()
     }
+
+    /// The trailing header fields to end the body with, once ``writeBody(context:hooks:to:)``
+    /// returned: `Server-Timing` with the whole render's time and when each boundary that showed
+    /// its fallback revealed, the latest twelve (`total;dur=180, reveal-0.1;dur=95`), from the
+    /// render's ``RenderReport``. Empty before, for a redirect or an error page, and when
+    /// ``ServingOptions/serverTiming`` or ``ServingOptions/serverTimingTrailer`` is off. Send
+    /// them where the transport can (see ``response(context:hooks:trailers:)``).
+    public var trailers: PageHeaders {
+        // The render delivers its report before its stream ends.
+        guard sendsTrailer, case .stream(let stream, _, _) = outcome, stream.responseHead.location == nil,
+            let timing = timing?.stream
+        else { return [:] }
+        return ["Server-Timing": timing]
+    }
+
+    /// Whether the body ends with a `Server-Timing` trailer.
+    private var sendsTrailer: Bool { timing != nil && timingTrailer }
 
     /// Reads the stream and writes its chunks; returns at its end, or after reporting its error.
     private static func writeChunks(

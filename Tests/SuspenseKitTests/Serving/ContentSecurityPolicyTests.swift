@@ -99,9 +99,9 @@ import Testing
         #expect(ResponseNonce.base64(Array("fooba".utf8)) == "Zm9vYmE=")
         #expect(ResponseNonce.base64(Array("foob".utf8)) == "Zm9vYg==")
         #expect(ResponseNonce.base64([0xFB, 0xFF]) == "+/8=")
-        #expect(ServerTiming.shell(.milliseconds(250)) == "shell;dur=250")
-        #expect(ServerTiming.shell(.microseconds(12_345)) == "shell;dur=12.3")
-        #expect(ServerTiming.shell(.microseconds(99_960)) == "shell;dur=100")
-        #expect(ServerTiming.shell(.zero) == "shell;dur=0")
+        #expect(ServerTiming.metric("shell", .milliseconds(250)) == "shell;dur=250")
+        #expect(ServerTiming.metric("shell", .microseconds(12_345)) == "shell;dur=12.3")
+        #expect(ServerTiming.metric("shell", .microseconds(99_960)) == "shell;dur=100")
+        #expect(ServerTiming.metric("shell", .zero) == "shell;dur=0")
     }
 }

@@ -66,16 +66,16 @@ import Testing
         #expect(recording.log.all.isEmpty)
     }
 
-    @Test func serverTimingIsTheShellsTimeOnTheServingClock() async throws {
+    @Test func serverTimingIsTheShellsTimeOnTheRendersClock() async throws {
         let gates = Gates()
         let clock = TestClock()
-        async let made = StreamedPage(ShellWaits(gates: gates), serving: ServingOptions(clock: clock))
+        async let made = StreamedPage(ShellWaits(gates: gates), options: RenderOptions(clock: clock))
         try await waitUntil("the query to run") { gates.runs.value == 1 }
         clock.advance(by: .milliseconds(250))
         gates.open("a")
         let page = await made
         let head = try head(page.response(context: "", hooks: RecordingHooks().hooks()))
-        #expect(head.headers["Server-Timing"] == "shell;dur=250")
+        #expect(head.headers["Server-Timing"] == "shell;dur=250, q-a;dur=250")
         let untimed = await StreamedPage(Text("hi"), serving: ServingOptions(serverTiming: false))
         #expect(
             try self.head(untimed.response(context: "", hooks: RecordingHooks().hooks())).headers["Server-Timing"]

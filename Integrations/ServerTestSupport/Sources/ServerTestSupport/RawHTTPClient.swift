@@ -95,7 +95,12 @@ public final class RawHTTPClient: Sendable {
 
     /// The value of header `name` (any case), or nil.
     public func header(_ name: String) -> String? {
-        for line in head.components(separatedBy: "\r\n").dropFirst() {
+        Self.field(name, in: head.components(separatedBy: "\r\n").dropFirst())
+    }
+
+    /// The value of the field `name` (any case) among header `lines`, or nil.
+    private static func field(_ name: String, in lines: some Sequence<String>) -> String? {
+        for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
             if line[..<colon].lowercased() == name.lowercased() {
                 return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -110,6 +115,13 @@ public final class RawHTTPClient: Sendable {
         let bytes = state.withLock { $0.bytes }
         guard let response = Self.chunkedResponse(in: bytes, from: 0) else { return ([], false) }
         return (response.chunks, response.end != nil)
+    }
+
+    /// The value of the trailer field `name` (any case) of a chunked response that ended, or nil.
+    public func trailer(_ name: String) -> String? {
+        let bytes = state.withLock { $0.bytes }
+        guard let response = Self.chunkedResponse(in: bytes, from: 0), response.end != nil else { return nil }
+        return Self.field(name, in: response.trailers)
     }
 
     /// Sends another `GET path` on this connection, kept alive, as a browser does for its next
@@ -136,11 +148,12 @@ public final class RawHTTPClient: Sendable {
         return responses
     }
 
-    /// The chunked response that starts at `start`: its head, its chunks received whole, and
-    /// where it ends once its last chunk came; nil before its head is whole.
+    /// The chunked response that starts at `start`: its head, its chunks received whole, where
+    /// it ends once its last chunk and trailers came, and those trailers' lines; nil before its
+    /// head is whole.
     private static func chunkedResponse(
         in bytes: [UInt8], from start: Int
-    ) -> (head: String, chunks: [String], end: Int?)? {
+    ) -> (head: String, chunks: [String], end: Int?, trailers: [String])? {
         let crlf: [UInt8] = [13, 10]
         func find(_ pattern: [UInt8], from start: Int) -> Int? {
             guard start <= bytes.count - pattern.count else { return nil }
@@ -155,13 +168,22 @@ public final class RawHTTPClient: Sendable {
         while let lineEnd = find(crlf, from: position),
             let size = Int(String(decoding: bytes[position..<lineEnd], as: UTF8.self), radix: 16)
         {
-            // The last chunk: its size line, then the blank line that ends the trailers.
-            if size == 0 { return (head, chunks, lineEnd + 4 <= bytes.count ? lineEnd + 4 : nil) }
+            // The last chunk: its size line, the trailer fields, then the blank line that ends them.
+            if size == 0 {
+                var trailers: [String] = []
+                var line = lineEnd + 2
+                while let end = find(crlf, from: line) {
+                    if end == line { return (head, chunks, end + 2, trailers) }
+                    trailers.append(String(decoding: bytes[line..<end], as: UTF8.self))
+                    line = end + 2
+                }
+                return (head, chunks, nil, [])
+            }
             guard lineEnd + 2 + size + 2 <= bytes.count else { break }
             chunks.append(String(decoding: bytes[(lineEnd + 2)..<(lineEnd + 2 + size)], as: UTF8.self))
             position = lineEnd + 2 + size + 2
         }
-        return (head, chunks, nil)
+        return (head, chunks, nil, [])
     }
 
     /// The body so far: the chunks joined for a chunked response, else what follows the head.

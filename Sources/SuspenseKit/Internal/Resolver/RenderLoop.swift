@@ -25,7 +25,8 @@ extension _Resolver {
         if let collector {
             resolver.collector = collector
             resolver.scope.collector = collector
-            observers.append(collector)
+            // First, so that the report at the shell is made before an output sends the shell.
+            observers.insert(collector, at: 0)
         }
         let runner = QueryRunner(cache: cache, mailbox: resolver.scope.mailbox)
         let timers = RenderTimers(clock: resolver.scope.clock, mailbox: resolver.scope.mailbox)

@@ -15,6 +15,8 @@ final class ReportCollector: RenderObserver {
     /// Whether the render streams: the shell waiting on data is then worth a diagnostic.
     private let isStream: Bool
     private let onDiagnostic: (@Sendable (Diagnostic) -> Void)?
+    /// Given the report as it stands at the shell.
+    private let onShellReport: (@Sendable (RenderReport) -> Void)?
     /// The cause of the pass running now (set by `_Resolver.pass`, as the pass begins).
     var cause = PassCause.firstPass {
         didSet { readInPass.removeAll(keepingCapacity: true) }
@@ -67,16 +69,22 @@ final class ReportCollector: RenderObserver {
     private var shellAt: Duration?
     private var deadlinePassed = false
 
-    init(clock: RenderClock, isStream: Bool, onDiagnostic: (@Sendable (Diagnostic) -> Void)?) {
+    init(
+        clock: RenderClock, isStream: Bool, onDiagnostic: (@Sendable (Diagnostic) -> Void)?,
+        onShellReport: (@Sendable (RenderReport) -> Void)? = nil
+    ) {
         self.clock = clock
         self.isStream = isStream
         self.onDiagnostic = onDiagnostic
+        self.onShellReport = onShellReport
     }
 
     /// A collector when `options` asks for a report or diagnostics; nil otherwise.
     static func make(for options: RenderOptions, mode: RenderMode, clock: RenderClock) -> ReportCollector? {
-        guard options.onReport != nil || options.onDiagnostic != nil else { return nil }
-        return ReportCollector(clock: clock, isStream: mode.isStream, onDiagnostic: options.onDiagnostic)
+        guard options.onReport != nil || options.onDiagnostic != nil || options.onShellReport != nil else { return nil }
+        return ReportCollector(
+            clock: clock, isStream: mode.isStream, onDiagnostic: options.onDiagnostic,
+            onShellReport: options.onShellReport)
     }
 
     var needsPassTree: Bool { false }
@@ -285,6 +293,7 @@ final class ReportCollector: RenderObserver {
                     entries[index].revealedAt = time
                 }
             }
+            onShellReport?(report(error: nil))
         case .resolved(let id, _):
             if let index = entryIndex[id] { entries[index].revealedAt = time }
         case .suspended(let id, _):

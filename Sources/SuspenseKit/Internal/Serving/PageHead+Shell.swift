@@ -6,7 +6,7 @@ extension StreamedPage {
     static func head(
         serving: ServingOptions,
         stream: StreamOptions,
-        shellTime: Duration,
+        serverTiming: String?,
         declared: ResponseHead = ResponseHead()
     ) -> (PageHead, [ServingLogEntry]) {
         var headers = serving.headers
@@ -28,8 +28,8 @@ extension StreamedPage {
         if let policy = serving.contentSecurityPolicy, let nonce = stream.nonce {
             headers.add(name: "Content-Security-Policy", value: policy.header(nonce: nonce))
         }
-        if serving.serverTiming {
-            headers.add(name: "Server-Timing", value: ServerTiming.shell(shellTime))
+        if let serverTiming {
+            headers.add(name: "Server-Timing", value: serverTiming)
         }
         return (PageHead(status: declared.status?.code ?? serving.status, headers: headers), warnings)
     }

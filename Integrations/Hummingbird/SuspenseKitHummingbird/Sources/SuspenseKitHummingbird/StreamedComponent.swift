@@ -17,8 +17,10 @@ public import SuspenseKit
 /// disconnects cancels the render and every query it still runs at the first write that fails
 /// (an empty chunk is written every second while the page waits, to find a closed connection);
 /// Hummingbird gives no earlier sign, so the shell itself is always rendered. A connection kept
-/// alive serves its next request as usual. SuspenseKit's `StreamedPage` does all of this; this
-/// type adapts it to Hummingbird.
+/// alive serves its next request as usual. The head carries `Server-Timing` for the shell (its
+/// time and the slowest queries it waited on), and the body ends with a `Server-Timing` trailer
+/// for the whole render (its time and each boundary's reveal). SuspenseKit's `StreamedPage` does
+/// all of this; this type adapts it to Hummingbird.
 public struct StreamedComponent: ResponseGenerator, Sendable {
     /// The application's hooks, given the request and its context.
     public typealias ShellErrorHandler = @Sendable (any Error, Request, any RequestContext) -> Response
@@ -111,7 +113,8 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
         }
         let served = Served(request: request, context: context)
         let hooks = hooks
-        switch page.response(context: served, hooks: hooks) {
+        // HTTP/1.1's chunked body and HTTP/2 both carry trailers: the head announces them.
+        switch page.response(context: served, hooks: hooks, trailers: true) {
         case .errorPage(let errorPage):
             return Response(
                 status: HTTPResponse.Status(code: errorPage.head.status),
@@ -129,7 +132,8 @@ public struct StreamedComponent: ResponseGenerator, Sendable {
                         try await shared.writer.write(ByteBuffer(string: chunk))
                     }
                     writer = shared.writer
-                    try await writer.finish(nil)
+                    let trailers = page.trailers
+                    try await writer.finish(trailers.fields.isEmpty ? nil : Self.fields(trailers))
                 }
             )
         }

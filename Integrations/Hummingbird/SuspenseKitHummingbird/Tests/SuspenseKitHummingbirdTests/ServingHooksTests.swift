@@ -2,6 +2,7 @@ import Hummingbird
 import ServerTestLogging
 import ServerTestSupport
 import SuspenseKit
+import SuspenseTesting
 import Testing
 
 @testable import SuspenseKitHummingbird
@@ -98,6 +99,35 @@ struct ServingHooksTests {
             #expect(
                 warnings.contains { $0.contains("blocks the stream's inline scripts") && $0.contains(".nonce") },
                 "\(warnings)")
+        }
+    }
+}
+
+/// `Server-Timing` from the render's report, on a real server: the head's for the shell, the
+/// trailer's for the whole stream, exact on the render's test clock.
+@Suite(.timeLimit(.minutes(2)))
+struct ServerTimingTests {
+    @Test func theHeadTimesTheShellAndWhatItWaitedOnAndTheTrailerTheWholeStream() async throws {
+        let gates = Gates()
+        let clock = TestClock()
+        let router = Router()
+        router.get("/") { _, _ in
+            await StreamedComponent(GatedShellPage(gates: gates), options: RenderOptions(clock: clock))
+        }
+        try await withServer(router) { port in
+            let client = try RawHTTPClient(port: port, path: "/")
+            try await waitUntil("the shell's query to run") { gates.isWaiting("shell") }
+            clock.advance(by: .milliseconds(20))
+            gates.open("shell")
+            try await client.waitFor("waiting for never")
+            #expect(client.header("Server-Timing") == "shell;dur=20, q-shell;dur=20")
+            #expect(client.header("Trailer") == "Server-Timing")
+            clock.advance(by: .milliseconds(30.5))
+            gates.open("never")
+            try await client.waitForEnd()
+            #expect(client.chunks.complete)
+            #expect(client.body.hasSuffix("</body></html>"))
+            #expect(client.trailer("Server-Timing") == "total;dur=50.5, reveal-0.0.1;dur=50.5")
         }
     }
 }

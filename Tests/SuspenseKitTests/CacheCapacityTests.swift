@@ -169,10 +169,14 @@ struct CacheCapacityTests {
         #expect(cache.statistics.evictions == 299_000)
         // The table's storage does not grow past what the first keys needed.
         #expect(cache.tableCapacity <= tableCapacity)
-        // Far below the ~290 MB the evicted values would take, with room for the allocator.
-        // Not under a sanitizer: AddressSanitizer keeps freed memory in quarantine on purpose.
+        // What the cache counts it holds: its 1,000 values of 1 KB and their keys, not 300,000.
+        #expect(cache.statistics.approximateBytes < 1000 * (1024 + 64 + QueryCache.entryOverhead))
+        // Far below the ~290 MB the evicted values would take. The whole process is sampled while
+        // other suites run beside this one (they allocated up to 50 MB meanwhile in loaded runs):
+        // half of what no bound would take is the line. Not under a sanitizer: AddressSanitizer
+        // keeps freed memory in quarantine on purpose.
         if !Self.runsUnderSanitizer {
-            #expect(after - before < 40_000, "resident memory grew by \(after - before) KB")
+            #expect(after - before < 145_000, "resident memory grew by \(after - before) KB")
         }
     }
 

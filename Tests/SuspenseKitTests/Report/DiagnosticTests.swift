@@ -9,8 +9,9 @@ struct DiagnosticTests {
     /// Catches its own suspension: shows "stranger" whenever the query is slower than the render.
     struct Greeting: Component {
         let name: String
-        init(gates: Gates) {
+        init(gates: Gates, made: Counter = Counter()) {
             name = (try? resolveValue(key: "name") { try await gates.value("name") }) ?? "stranger"
+            made.increment()
         }
         var body: some Component { Text("Hello \(name)") }
     }
@@ -27,21 +28,26 @@ struct DiagnosticTests {
     /// Catches its own suspension in its body.
     struct BodyGreeting: Component {
         let gates: Gates
+        var made = Counter()
         var body: some Component {
-            Text("Hello \((try? resolveValue(key: "name") { try await gates.value("name") }) ?? "stranger")")
+            let name = (try? resolveValue(key: "name") { try await gates.value("name") }) ?? "stranger"
+            made.increment()
+            return Text("Hello \(name)")
         }
     }
 
     @Test func aComponentThatCatchesItsPromiseIsASwallowedSuspension() async throws {
         let gates = Gates()
         let box = ReportBox()
+        let made = Counter()
         let page = Suspense {
-            Greeting(gates: gates)
+            Greeting(gates: gates, made: made)
         } fallback: {
             Text("Loading…")
         }
         async let output = render(page, as: .plain, options: box.options())
-        try await waitUntil("the query to start") { gates.runs.value == 1 }
+        // The gate opens once the component has caught the promise, not while it reads.
+        try await waitUntil("the component to be made") { made.value == 1 }
         gates.open("name")
         #expect(try await output == "Hello stranger")
         let diagnostic = try #require(box.diagnostics.first)
@@ -57,8 +63,10 @@ struct DiagnosticTests {
     @Test func aBodyThatCatchesItsPromiseIsASwallowedSuspension() async throws {
         let gates = Gates()
         let box = ReportBox()
-        async let output = render(BodyGreeting(gates: gates), as: .plain, options: box.options())
-        try await waitUntil("the query to start") { gates.runs.value == 1 }
+        let made = Counter()
+        async let output = render(BodyGreeting(gates: gates, made: made), as: .plain, options: box.options())
+        // The gate opens once the body has caught the promise, not while it reads.
+        try await waitUntil("the body to be evaluated") { made.value == 1 }
         gates.open("name")
         #expect(try await output == "Hello stranger")
         #expect(box.diagnostics.map(\.code) == [.swallowedSuspension])

@@ -16,7 +16,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "SuspenseKit", path: "../.."),
-        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
+        // 1.7: the version tested here, which ships the InMemoryTracing module the tests use.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.0"),
     ],
     targets: [
         .target(
@@ -34,7 +35,7 @@ let package = Package(
                 .product(name: "SuspenseKit", package: "SuspenseKit"),
                 // Its TestClock: the spans' times, exact.
                 .product(name: "SuspenseTesting", package: "SuspenseKit"),
-                // swift-distributed-tracing's own in-memory tracer, in its recent versions.
+                // swift-distributed-tracing's own in-memory tracer.
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings

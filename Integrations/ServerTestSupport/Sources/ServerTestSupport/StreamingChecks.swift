@@ -59,6 +59,35 @@ public enum StreamingChecks {
         #expect(client.chunks.complete)
     }
 
+    /// Route `/products/:id`: `ProductPage(id:gates:)`. The tree decides each response's head
+    /// before the shell is sent: a missing product is a 404 with its header, an old one a 303
+    /// to its new address, and the 410 declared inside the Suspense still waiting at the shell is
+    /// withdrawn (200); revealed later, it changes nothing that was sent.
+    public static func theTreeDecidesStatusHeadersAndRedirects(port: Int, gates: Gates) async throws {
+        let missing = try RawHTTPClient(port: port, path: "/products/missing")
+        try await missing.waitFor("waiting for late")
+        #expect(missing.status == 404)
+        #expect(missing.header("Cache-Control") == "no-store")
+        #expect(missing.body.contains("No such product"))
+
+        let old = try RawHTTPClient(port: port, path: "/products/old")
+        try await old.waitForEnd()
+        #expect(old.status == 303)
+        #expect(old.header("Location") == "/products/new")
+        #expect(!old.body.contains("Moved"))
+
+        let product = try RawHTTPClient(port: port, path: "/products/7")
+        try await product.waitFor("waiting for late")
+        #expect(product.status == 200)
+        #expect(product.header("Cache-Control") == nil)
+        gates.open("late")
+        try await product.waitForEnd()
+        try await missing.waitForEnd()
+        #expect(product.body.contains("late loaded"))
+        #expect(product.chunks.complete)
+        #expect(missing.status == 404)
+    }
+
     /// Route `/`: `SlowPage(gates: gates, keys: ["slow"])` with a deadline of 100 ms, the gate
     /// never opened. The deadline ends the page with the fallback in place.
     public static func theDeadlineEndsThePage(port: Int, gates: Gates) async throws {

@@ -87,3 +87,39 @@ public struct FailingShell: Component {
         Element("main") { try FailingCard() }
     }
 }
+
+/// A product page whose data decides the response from inside the tree: product `missing`
+/// answers 404 with `Cache-Control: no-store`, product `old` redirects to `/products/new`, any
+/// other shows its name. After the heading, a Suspense around the query of `late` whose content
+/// declares 410: still waiting when the shell is sent, so the declaration is withdrawn from the
+/// head, and reported once it is revealed.
+public struct ProductPage: Component {
+    let id: String
+    let gates: Gates
+
+    public init(id: String, gates: Gates) {
+        self.id = id
+        self.gates = gates
+    }
+
+    public var body: some Component {
+        Element("html") {
+            Element("body") {
+                if id == "missing" {
+                    Element("h1") { Text("No such product") }
+                        .httpStatus(.notFound)
+                        .responseHeader("Cache-Control", "no-store")
+                } else if id == "old" {
+                    Element("h1") { Text("Moved") }.redirect(to: "/products/new")
+                } else {
+                    Element("h1") { Text("Product \(id)") }
+                }
+                Suspense {
+                    try Gated("late", gates: gates).httpStatus(.gone)
+                } fallback: {
+                    Text("waiting for late")
+                }
+            }
+        }
+    }
+}

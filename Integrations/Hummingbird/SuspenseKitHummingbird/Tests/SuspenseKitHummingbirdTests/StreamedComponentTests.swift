@@ -19,6 +19,17 @@ struct StreamedComponentTests {
         }
     }
 
+    @Test func theTreeDecidesTheStatusHeadersAndRedirects() async throws {
+        let gates = Gates()
+        let router = Router()
+        router.get("/products/:id") { _, context in
+            await StreamedComponent(ProductPage(id: context.parameters.get("id") ?? "?", gates: gates))
+        }
+        try await withServer(router) { port in
+            try await StreamingChecks.theTreeDecidesStatusHeadersAndRedirects(port: port, gates: gates)
+        }
+    }
+
     @Test func aClientKeepingTheConnectionOpenGetsTheWholePage() async throws {
         let gates = Gates()
         gates.open("slow")

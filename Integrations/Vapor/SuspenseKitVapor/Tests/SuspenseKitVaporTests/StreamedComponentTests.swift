@@ -19,6 +19,17 @@ struct StreamedComponentTests {
         }
     }
 
+    @Test func theTreeDecidesTheStatusHeadersAndRedirects() async throws {
+        let gates = Gates()
+        try await withServer { app in
+            app.get("products", ":id") { request in
+                await StreamedComponent(ProductPage(id: request.parameters.get("id") ?? "?", gates: gates))
+            }
+        } test: { port in
+            try await StreamingChecks.theTreeDecidesStatusHeadersAndRedirects(port: port, gates: gates)
+        }
+    }
+
     @Test func aClientKeepingTheConnectionOpenGetsTheWholePage() async throws {
         let gates = Gates()
         gates.open("slow")

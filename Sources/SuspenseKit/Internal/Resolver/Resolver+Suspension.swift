@@ -245,7 +245,10 @@ extension _Resolver {
     private func applyInPass(_ result: Result<any Sendable, any Error>, for query: QueryID) {
         // The slots stop waiting all at once, before any is evaluated again: evaluating one may
         // discard another, which must then not count as waiting any more.
-        let slots = waits.take(query).filter { records.slots[$0].isPending && records.slots[$0].waitsInFlight }
+        // Filtered where it is: the list taken from the table is this call's alone, and a copy
+        // was an allocation per result.
+        var slots = waits.take(query)
+        slots.removeAll { !(records.slots[$0].isPending && records.slots[$0].waitsInFlight) }
         for slot in slots {
             records.slots[slot].waitsInFlight = false
         }

@@ -3,6 +3,11 @@
 //   suspending: every item its own component suspending on its own key (a promise that resolves
 //               at once), inside one <Suspense>, rendered with renderToPipeableStream to the end
 //               (onAllReady), since renderToString shows the fallback for suspended content.
+//   yielding:   YIELDING items, each suspending on its own key with a promise that resolves on the
+//               next turn of the event loop (setImmediate), one <Suspense>, to the end.
+//   table:      the eknkc/ssr-benchmark page: one <Suspense> around a table of TABLE_ROWS rows ×
+//               2 UUIDs that waits once (setImmediate), rendered to the end (onAllReady); and
+//   streamed-table: the same streamed from its shell (onShellReady).
 // Prints one line per workload: name, median ms over RUNS runs (after one warm-up), output bytes.
 'use strict';
 const React = require('react');
@@ -11,6 +16,8 @@ const { Writable } = require('stream');
 
 const N = parseInt(process.argv[2] || '100000', 10);
 const RUNS = parseInt(process.argv[3] || '7', 10);
+const YIELDING = parseInt(process.argv[4] || '10000', 10);
+const TABLE_ROWS = parseInt(process.argv[5] || '1000', 10);
 const h = React.createElement;
 const itemText = (i) => `item ${i}: <b>&"quoted"</b>`;
 
@@ -39,7 +46,43 @@ function SuspendingList() {
   return h(React.Suspense, { fallback: 'Loading…' }, h('ul', null, items));
 }
 
-function renderStream(element) {
+function YieldingItem({ index }) {
+  const key = `yield/${index}`;
+  const entry = cache.get(key);
+  if (entry === undefined) {
+    const promise = new Promise((resolve) => setImmediate(resolve)).then(() => {
+      cache.set(key, { value: itemText(index) });
+    });
+    cache.set(key, { promise });
+    throw promise;
+  }
+  if (entry.promise) throw entry.promise;
+  return h('li', null, entry.value);
+}
+
+function YieldingList() {
+  const items = new Array(YIELDING);
+  for (let i = 0; i < YIELDING; i++) items[i] = h(YieldingItem, { key: i, index: i });
+  return h(React.Suspense, { fallback: 'Loading…' }, h('ul', null, items));
+}
+
+// The page's data, made once, as the original does (crypto.randomUUID, two per row).
+const tableData = Array.from({ length: TABLE_ROWS }, () => ({
+  id: require('crypto').randomUUID(),
+  name: require('crypto').randomUUID(),
+}));
+let tablePromise = null;
+function Table() {
+  if (tablePromise === null) {
+    tablePromise = new Promise((resolve) => setImmediate(resolve)).then(() => { tablePromise.done = true; });
+  }
+  if (!tablePromise.done) throw tablePromise;
+  return h('table', null, h('tbody', null, tableData.map((entry) =>
+    h('tr', { key: entry.id }, h('td', null, entry.id), h('td', null, entry.name)))));
+}
+const TablePage = () => h(React.Suspense, null, h(Table));
+
+function renderStream(element, whenReady = 'onAllReady') {
   return new Promise((resolve, reject) => {
     const chunks = [];
     const sink = new Writable({
@@ -47,7 +90,7 @@ function renderStream(element) {
       final(callback) { resolve(Buffer.concat(chunks).toString('utf8')); callback(); },
     });
     const { pipe } = renderToPipeableStream(element, {
-      onAllReady() { pipe(sink); },
+      [whenReady]() { pipe(sink); },
       onError: reject,
     });
   });
@@ -76,5 +119,17 @@ async function measure(name, run) {
   await measure('suspending', async () => {
     cache = new Map();
     return renderStream(h(SuspendingList));
+  });
+  await measure('yielding', async () => {
+    cache = new Map();
+    return renderStream(h(YieldingList));
+  });
+  await measure('table', async () => {
+    tablePromise = null;
+    return renderStream(h(TablePage));
+  });
+  await measure('streamed-table', async () => {
+    tablePromise = null;
+    return renderStream(h(TablePage), 'onShellReady');
   });
 })().catch((error) => { console.error(error); process.exit(1); });

@@ -67,6 +67,35 @@ public enum Baseline {
         return String(decoding: buffer, as: UTF8.self)
     }
 
+    /// Benchmark 9's page: `<table><tbody>` with a `<tr>` of two `<td>` per entry, escaped as
+    /// HTML text content.
+    public static func table(_ entries: [TableEntry]) -> String {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(32 + entries.count * 110)
+        appendASCII("<table><tbody>", to: &buffer)
+        for entry in entries {
+            appendASCII("<tr><td>", to: &buffer)
+            appendEscaped(entry.id, to: &buffer)
+            appendASCII("</td><td>", to: &buffer)
+            appendEscaped(entry.name, to: &buffer)
+            appendASCII("</td></tr>", to: &buffer)
+        }
+        appendASCII("</tbody></table>", to: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    @inline(__always)
+    static func appendEscaped(_ string: String, to buffer: inout [UInt8]) {
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): appendASCII("&amp;", to: &buffer)
+            case UInt8(ascii: "<"): appendASCII("&lt;", to: &buffer)
+            case UInt8(ascii: ">"): appendASCII("&gt;", to: &buffer)
+            default: buffer.append(byte)
+            }
+        }
+    }
+
     @inline(__always)
     static func appendASCII(_ string: StaticString, to buffer: inout [UInt8]) {
         string.withUTF8Buffer { buffer.append(contentsOf: $0) }

@@ -53,3 +53,20 @@ extension Workloads {
         try await renderStream(StreamedPage(count: count)).collect()
     }
 }
+
+extension Workloads {
+    /// Benchmark 8: `count` items, each suspending once on its own key (`Task.yield()`).
+    public static func yieldingItems(count: Int) async throws -> String {
+        try await render(YieldingList(count: count), as: .html)
+    }
+
+    /// Benchmark 9: the eknkc/ssr-benchmark page, rendered whole.
+    public static func table(_ data: [TableEntry]) async throws -> String {
+        try await render(TablePage(data: data), as: .html)
+    }
+
+    /// Benchmark 9: the same page streamed out of order and collected.
+    public static func streamedTable(_ data: [TableEntry]) async throws -> String {
+        try await renderStream(TablePage(data: data)).collect()
+    }
+}

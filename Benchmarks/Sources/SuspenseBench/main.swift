@@ -6,7 +6,8 @@
 //                                                                   [--memory-items N] [--no-plot]
 //                                                                   [--only 1,2,…]
 //     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline|page|
-//                             streamed-page|streamed-boundaries N [TIMES]
+//                             streamed-page|streamed-boundaries|yielding|table|streamed-table|
+//                             table-baseline N [TIMES]
 //     SuspenseBench --rss suspending|sleeping|static-html N TIMES
 //     SuspenseBench --churn READS KEYS CAPACITY   (a shared cache under churn: BenchmarkTrees/Churn.swift)
 //     SuspenseBench --in-order [--runs N] [--boundaries 10,100,…]   (BenchmarkTrees/InOrderBench.swift)
@@ -26,7 +27,14 @@ struct Options {
     var sleepingKeys = 1_000
     var plot = true
     /// The benchmarks to run, by number: all by default.
-    var only: Set<Int> = [1, 2, 3, 4, 5, 6, 7]
+    var only: Set<Int> = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    /// Benchmark 8: how many items suspend once each.
+    var yieldingItems = 10_000
+    /// Benchmark 9: the rows of the eknkc/ssr-benchmark page.
+    var tableRows = 1_000
+    /// Benchmark 10: the items of the small pages, and how many renders one timed sample makes.
+    var smallItems = 1_000
+    var smallRepeat = 50
     /// Benchmark 7: how many boundaries each streamed page has.
     var boundaryCounts = [10, 100, 1_000, 10_000]
     /// Benchmark 7: the rows of the page behind one Suspense.
@@ -42,6 +50,8 @@ struct Options {
             case "--no-plot": plot = false
             case "--only": only = Set((iterator.next() ?? "").split(separator: ",").compactMap { Int($0) })
             case "--rows": pageRows = Int(iterator.next() ?? "") ?? pageRows
+            case "--yielding-items": yieldingItems = Int(iterator.next() ?? "") ?? yieldingItems
+            case "--table-rows": tableRows = Int(iterator.next() ?? "") ?? tableRows
             case "--boundaries":
                 boundaryCounts = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
             default: break
@@ -93,7 +103,8 @@ func check(_ what: String, _ ours: String, equals baseline: String) {
 }
 
 func formatMS(_ value: Double) -> String {
-    value >= 100 ? String(format: "%.0f ms", value) : String(format: "%.1f ms", value)
+    if value < 1 { return String(format: "%.1f µs", value * 1000) }
+    return value >= 100 ? String(format: "%.0f ms", value) : String(format: "%.1f ms", value)
 }
 
 func formatRatio(_ value: Double) -> String {
@@ -156,6 +167,16 @@ func measureMemory(subject: String, items: Int) throws -> (peak: Int, output: In
 
 // MARK: Profiling
 
+/// Benchmark 9's rows, made once per process (as the original makes its data once).
+nonisolated(unsafe) var tableDataCache: [Int: [TableEntry]] = [:]
+
+func tableData(_ rows: Int) -> [TableEntry] {
+    if let data = tableDataCache[rows] { return data }
+    let data = TableData.entries(count: rows)
+    tableDataCache[rows] = data
+    return data
+}
+
 /// Runs one workload once, for `valgrind --tool=callgrind` (instruction counts are repeatable on
 /// a noisy machine): `SuspenseBench --profile static-html 20000`.
 func profile(_ workload: String, items: Int, times: Int = 1) async throws {
@@ -175,6 +196,10 @@ func profileOnce(_ workload: String, items: Int, printing: Bool = false) async t
     case "page": output = try await Workloads.page(count: items)
     case "streamed-page": output = try await Workloads.streamedPage(count: items)
     case "streamed-boundaries": output = try await Workloads.streamedBoundaries(count: items)
+    case "yielding": output = try await Workloads.yieldingItems(count: items)
+    case "table": output = try await Workloads.table(tableData(items))
+    case "streamed-table": output = try await Workloads.streamedTable(tableData(items))
+    case "table-baseline": output = Baseline.table(tableData(items))
     default: fatalError("unknown workload \(workload)")
     }
     if printing { print(workload, items, output.utf8.count) }
@@ -471,11 +496,90 @@ struct SuspenseBench {
             )
         }
 
+        try await waitingBenchmarks(options, row: row)
+
         print("| Benchmark | SuspenseKit | Baseline (byte buffer) | Ratio | Target | Plot 0.14.0 |")
         print("|---|---:|---:|---:|---|---:|")
         for line in rows { print(line) }
         print("")
         print("Ratios are SuspenseKit / baseline, medians of \(options.runs) interleaved runs in this process.")
         if !plotIdentical { print("Plot's output differs from ours (its escaping); its time is for comparison only.") }
+    }
+}
+
+// MARK: Queries that really wait, and fixed cost
+
+/// Benchmarks 8–10: items whose queries suspend once, the eknkc/ssr-benchmark page, and small
+/// pages, each against its hand-written baseline measured in the same run.
+@MainActor
+func waitingBenchmarks(_ options: Options, row: (String...) -> Void) async throws {
+    // 8. Every item's query suspends once before it answers.
+    if options.only.contains(8) {
+        let count = options.yieldingItems
+        check("yielding items", try await Workloads.yieldingItems(count: count), equals: Baseline.html(count: count))
+        let times = try await measureInterleaved(
+            runs: options.runs,
+            [
+                { consume(Baseline.html(count: count)) },
+                { consume(try await Workloads.yieldingItems(count: count)) },
+            ])
+        row(
+            "8. every item suspends once (`Task.yield()`), \(count.formatted()) queries, one Suspense: "
+                + String(format: "%.2f µs per item", 1000 * median(times[1]) / Double(count)),
+            formatMS(median(times[1])), formatMS(median(times[0])), formatRatio(median(times[1]) / median(times[0])),
+            "≤ 12×", "—"
+        )
+    }
+
+    // 9. The eknkc/ssr-benchmark page: rows × 2 UUIDs from one query that waits once.
+    if options.only.contains(9) {
+        let data = tableData(options.tableRows)
+        let baseline = Baseline.table(data)
+        check("table page", try await Workloads.table(data), equals: baseline)
+        let streamed = try await Workloads.streamedTable(data)
+        guard streamed.contains(String(baseline.dropFirst("<table>".count))) else {
+            fatalError("streamed table page: the rows are missing\n\(streamed.prefix(300))")
+        }
+        let times = try await measureInterleaved(
+            runs: options.runs,
+            [
+                { for _ in 0..<10 { consume(Baseline.table(data)) } },
+                { for _ in 0..<10 { consume(try await Workloads.table(data)) } },
+                { for _ in 0..<10 { consume(try await Workloads.streamedTable(data)) } },
+            ])
+        for (subject, name) in [(1, "`render`"), (2, "`renderStream`")] {
+            let perRender = median(times[subject]) / 10
+            row(
+                "9. eknkc/ssr-benchmark page, \(options.tableRows.formatted()) rows × 2 UUIDs, \(name): "
+                    + String(format: "%.0f renders/s", 1000 / perRender),
+                formatMS(perRender), formatMS(median(times[0]) / 10),
+                formatRatio(median(times[subject]) / median(times[0])), "—", "—"
+            )
+        }
+    }
+
+    // 10. A small page, for a render's fixed cost: static, and every item suspending at once.
+    if options.only.contains(10) {
+        let count = options.smallItems
+        let repeats = options.smallRepeat
+        check(
+            "small static", try await Workloads.staticTree(count: count, as: .html), equals: Baseline.html(count: count)
+        )
+        check(
+            "small suspending", try await Workloads.suspendingItems(count: count), equals: Baseline.html(count: count))
+        let times = try await measureInterleaved(
+            runs: options.runs,
+            [
+                { for _ in 0..<repeats { consume(Baseline.html(count: count)) } },
+                { for _ in 0..<repeats { consume(try await Workloads.staticTree(count: count, as: .html)) } },
+                { for _ in 0..<repeats { consume(try await Workloads.suspendingItems(count: count)) } },
+            ])
+        for (subject, name, target) in [(1, "static", "≤ 1.3×"), (2, "every item suspends (answers at once)", "—")] {
+            row(
+                "10. small page, \(count.formatted()) `<li>`, \(name), `.html`",
+                formatMS(median(times[subject]) / Double(repeats)), formatMS(median(times[0]) / Double(repeats)),
+                formatRatio(median(times[subject]) / median(times[0])), target, "—"
+            )
+        }
     }
 }

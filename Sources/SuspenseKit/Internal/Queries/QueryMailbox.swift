@@ -199,6 +199,16 @@ final class QueryMailbox: Sendable {
         }
     }
 
+    /// The results that arrived since the last call, without waiting: the render takes them
+    /// with the one that woke it, which arrived alone.
+    func takeArrived() -> [Delivery] {
+        state.withLock { state in
+            if state.deliveries.isEmpty { return [] }
+            defer { state.deliveries = [] }
+            return state.deliveries
+        }
+    }
+
     /// Wakes the waiting render with nil, now and for every later call.
     func close() {
         let waiter = state.withLock { state in

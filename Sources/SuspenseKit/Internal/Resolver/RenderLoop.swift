@@ -219,11 +219,25 @@ extension _Resolver {
             // component started itself): it is applied as soon as its turn comes, without
             // waiting for another delivery.
             if ready.isEmpty {
-                guard !Task.isCancelled, let deliveries = await runner.mailbox.next() else { break loop }
+                guard !Task.isCancelled, var deliveries = await runner.mailbox.next() else { break loop }
+                // Results that arrived while this task was being woken come along.
+                deliveries.append(contentsOf: runner.mailbox.takeArrived())
                 switch options.deliveryOrder {
                 case .completion: received = deliveries
                 case .discovery: for (query, result) in deliveries { arrived[query] = result }
                 }
+                continue
+            }
+            // Nobody observes the passes (a whole render): the results that arrived together
+            // are applied in one pass, since only the final tree is read.
+            if events.isEmpty, options.deliveryOrder == .completion, ready.count > 1 {
+                for (query, result) in ready {
+                    if case .failure = result { runner.finished(query, failed: true) } else { runner.finished(query) }
+                }
+                resolver.apply(ready)
+                if let error = resolver.failures.uncaught { throw error }
+                afterPass()
+                await waitForReader()
                 continue
             }
             for (query, result) in ready {

@@ -224,27 +224,47 @@ extension _Resolver {
     /// Applies one query's result (stored in the cache already, for a key): evaluates again the
     /// slots waiting on it, or gives a typed Suspense the value of its keyless promise.
     func apply(_ result: Result<any Sendable, any Error>, for query: QueryID) {
+        pass(waits.cause(applying: query)) { applyInPass(result, for: query) }
+    }
+
+    /// Applies several queries' results in one pass, in order: the render loop's batch when
+    /// nobody observes the passes (a whole render), so that settling, the deferred subtrees and
+    /// the bookkeeping after a pass are paid once per batch, not once per result. What the tree
+    /// ends as is the same: each query's slots are evaluated again in its turn, as they would
+    /// be in a pass of their own.
+    func apply(_ results: [(QueryID, Result<any Sendable, any Error>)]) {
+        guard let first = results.first else { return }
+        pass(waits.cause(applying: first.0)) {
+            for (query, result) in results {
+                applyInPass(result, for: query)
+                if failures.uncaught != nil { return }
+            }
+        }
+    }
+
+    private func applyInPass(_ result: Result<any Sendable, any Error>, for query: QueryID) {
         // The slots stop waiting all at once, before any is evaluated again: evaluating one may
         // discard another, which must then not count as waiting any more.
-        let slots = waits.take(query).filter { records.slots[$0].isPending && records.slots[$0].waitsInFlight }
+        // Filtered where it is: the list taken from the table is this call's alone, and a copy
+        // was an allocation per result.
+        var slots = waits.take(query)
+        slots.removeAll { !(records.slots[$0].isPending && records.slots[$0].waitsInFlight) }
         for slot in slots {
             records.slots[slot].waitsInFlight = false
         }
-        pass(waits.cause(applying: query)) {
-            for slot in slots where records.slots[slot].isPending {
-                let target = records.slots[slot].deliversTo
-                switch (target >= 0, result) {
-                case (true, .success(let value)):
-                    deliver(value, to: target)
-                case (true, .failure(let error)):
-                    // A keyless query failed: the error surfaces at the component that threw it.
-                    let record = records.slots[slot]
-                    route(error, at: record.context, path: record.errorPath)
-                case (false, _):
-                    rerun(slot)
-                }
-                if failures.uncaught != nil { return }
+        for slot in slots where records.slots[slot].isPending {
+            let target = records.slots[slot].deliversTo
+            switch (target >= 0, result) {
+            case (true, .success(let value)):
+                deliver(value, to: target)
+            case (true, .failure(let error)):
+                // A keyless query failed: the error surfaces at the component that threw it.
+                let record = records.slots[slot]
+                route(error, at: record.context, path: record.errorPath)
+            case (false, _):
+                rerun(slot)
             }
+            if failures.uncaught != nil { return }
         }
     }
 

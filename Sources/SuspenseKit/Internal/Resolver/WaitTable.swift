@@ -124,13 +124,16 @@ struct WaitTable {
     /// The queries to start now: those discovered since the last call that a slot still waits
     /// on. A query whose waiters were all discarded in the same pass is never started.
     mutating func takeDiscovered() -> [NewQuery] {
-        defer { discovered = [] }
-        // One lookup per query, changed in place.
-        return discovered.filter { new in
-            guard let index = table.index(forKey: new.id), !table.values[index].isStarted else { return false }
+        var taken: [NewQuery] = []
+        swap(&taken, &discovered)
+        // One lookup per query, changed in place; the list is filtered where it is, not copied
+        // (a copy retained and released each query's promise and label).
+        taken.removeAll { new in
+            guard let index = table.index(forKey: new.id), !table.values[index].isStarted else { return true }
             table.values[index].isStarted = true
-            return true
+            return false
         }
+        return taken
     }
 
     /// Whether queries were discovered since the last `takeDiscovered()`.

@@ -26,6 +26,9 @@ public struct Latencies: Sendable {
     public var tasks = 150
     public var post = 100
     public var comments = 300
+    /// The clock every simulated call sleeps on: a test clock lets a check decide when each
+    /// answers (`DashboardServer --test-clock`).
+    public var clock: any Clock<Duration> = ContinuousClock()
 
     public init() {}
 
@@ -43,29 +46,33 @@ public struct Latencies: Sendable {
     }
 }
 
-/// Simulated backend: each call answers after its own latency.
+/// Simulated backend: each call answers after its own latency, on the latencies' clock.
 enum Backend {
-    static func wait(_ milliseconds: Int) async throws {
-        if milliseconds > 0 { try await Task.sleep(for: .milliseconds(milliseconds)) }
+    static func wait(_ milliseconds: Int, on clock: any Clock<Duration>) async throws {
+        if milliseconds > 0 { try await clock.sleep(for: .milliseconds(milliseconds)) }
     }
 
-    static func metric(_ name: String, value: Int, after milliseconds: Int) async throws -> Metric {
-        try await wait(milliseconds)
+    static func metric(
+        _ name: String, value: Int, after milliseconds: Int, on clock: any Clock<Duration>
+    ) async throws -> Metric {
+        try await wait(milliseconds, on: clock)
         return Metric(label: name, value: value)
     }
 
-    static func alerts(after milliseconds: Int) async throws -> [String] {
-        try await wait(milliseconds)
+    static func alerts(after milliseconds: Int, on clock: any Clock<Duration>) async throws -> [String] {
+        try await wait(milliseconds, on: clock)
         throw ServiceUnavailable(service: "the alerting service")
     }
 
-    static func tasks(after milliseconds: Int) async throws -> [String] {
-        try await wait(milliseconds)
+    static func tasks(after milliseconds: Int, on clock: any Clock<Duration>) async throws -> [String] {
+        try await wait(milliseconds, on: clock)
         return []
     }
 
-    static func comments(on post: String, after milliseconds: Int) async throws -> [String] {
-        try await wait(milliseconds)
+    static func comments(
+        on post: String, after milliseconds: Int, clock: any Clock<Duration>
+    ) async throws -> [String] {
+        try await wait(milliseconds, on: clock)
         return ["Looks good to me.", "Ship it & see <what> happens!"]
     }
 }
@@ -84,9 +91,9 @@ struct LoadingCard: Component {
 struct MetricCard: Component {
     let metric: Metric
 
-    init(_ name: String, value: Int, latency: Int) throws {
+    init(_ name: String, value: Int, latency: Int, clock: any Clock<Duration>) throws {
         metric = try resolveValue(key: "metric/\(name)") {
-            try await Backend.metric(name, value: value, after: latency)
+            try await Backend.metric(name, value: value, after: latency, on: clock)
         }
     }
 
@@ -101,8 +108,8 @@ struct MetricCard: Component {
 struct AlertsCard: Component {
     let alerts: [String]
 
-    init(latency: Int) throws {
-        alerts = try resolveValue(key: "alerts") { try await Backend.alerts(after: latency) }
+    init(latency: Int, clock: any Clock<Duration>) throws {
+        alerts = try resolveValue(key: "alerts") { try await Backend.alerts(after: latency, on: clock) }
     }
 
     var body: some Component {
@@ -118,8 +125,8 @@ struct AlertsCard: Component {
 public struct TasksCard: Component {
     let tasks: [String]
 
-    public init(latency: Int = 0) throws {
-        tasks = try resolveValue(key: "tasks") { try await Backend.tasks(after: latency) }
+    public init(latency: Int = 0, clock: any Clock<Duration> = ContinuousClock()) throws {
+        tasks = try resolveValue(key: "tasks") { try await Backend.tasks(after: latency, on: clock) }
     }
 
     public var body: some Component {
@@ -139,9 +146,9 @@ public struct TasksCard: Component {
 struct Comments: Component {
     let comments: [String]
 
-    init(post: String, latency: Int) throws {
+    init(post: String, latency: Int, clock: any Clock<Duration>) throws {
         comments = try resolveValue(key: "comments/\(post)") {
-            try await Backend.comments(on: post, after: latency)
+            try await Backend.comments(on: post, after: latency, clock: clock)
         }
     }
 
@@ -159,7 +166,7 @@ struct PostCard: Component {
     init(latencies: Latencies) throws {
         self.latencies = latencies
         post = try resolveValue(key: "post/latest") {
-            try await Backend.metric("Release notes", value: 3, after: latencies.post)
+            try await Backend.metric("Release notes", value: 3, after: latencies.post, on: latencies.clock)
         }
     }
 
@@ -167,7 +174,7 @@ struct PostCard: Component {
         Element("section", attributes: ["class": "card"]) {
             Element("h2") { Text(post.label) }
             Suspense {
-                try Comments(post: post.label, latency: latencies.comments)
+                try Comments(post: post.label, latency: latencies.comments, clock: latencies.clock)
             } fallback: {
                 Element("p") { Text("Loading comments…") }
             }
@@ -212,7 +219,7 @@ public struct Dashboard: Component {
 
     var visitors: some Component {
         Suspense {
-            try MetricCard("Visitors", value: 1204, latency: latencies.visitors)
+            try MetricCard("Visitors", value: 1204, latency: latencies.visitors, clock: latencies.clock)
         } fallback: {
             LoadingCard(title: "Visitors")
         }
@@ -220,7 +227,7 @@ public struct Dashboard: Component {
 
     var signups: some Component {
         Suspense {
-            try MetricCard("Signups", value: 37, latency: latencies.signups)
+            try MetricCard("Signups", value: 37, latency: latencies.signups, clock: latencies.clock)
         } fallback: {
             LoadingCard(title: "Signups")
         }
@@ -229,7 +236,7 @@ public struct Dashboard: Component {
     var alerts: some Component {
         ErrorBoundary {
             Suspense {
-                try AlertsCard(latency: latencies.alerts)
+                try AlertsCard(latency: latencies.alerts, clock: latencies.clock)
             } fallback: {
                 LoadingCard(title: "Alerts")
             }
@@ -243,7 +250,7 @@ public struct Dashboard: Component {
 
     var tasks: some Component {
         Suspense {
-            try TasksCard(latency: latencies.tasks)
+            try TasksCard(latency: latencies.tasks, clock: latencies.clock)
         } fallback: {
             LoadingCard(title: "Tasks")
         }

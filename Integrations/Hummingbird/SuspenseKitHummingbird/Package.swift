@@ -39,6 +39,8 @@ let package = Package(
             dependencies: [
                 "SuspenseKitHummingbird",
                 .product(name: "DashboardPage", package: "SuspenseKit"),
+                // Its TestClock, for `DashboardServer --test-clock`.
+                .product(name: "SuspenseTesting", package: "SuspenseKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

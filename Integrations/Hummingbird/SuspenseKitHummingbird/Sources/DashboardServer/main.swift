@@ -12,47 +12,22 @@ import DashboardRoutes
 import Foundation
 import Hummingbird
 
-let usage = """
-    usage: DashboardServer [--port N] [--latency-scale X] [--test-clock]
-      --port N           the port on 127.0.0.1, 0 to 65535 (default 8080; 0 lets the system pick one)
-      --latency-scale X  multiplies every simulated backend latency, 0 to 1000 (default 1)
-      --test-clock       the latencies pass only as POST /clock/advance?ms=N moves a test clock
-                         (GET /clock/now tells its time), for browser checks
-    """
-
 func exit(failing message: String, code: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data("DashboardServer: \(message)\n".utf8))
     exit(code)
 }
 
-var port = 8080
-var scale = 1.0
-var testClock: DashboardTestClock?
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--help", "-h":
-        print(usage)
-        exit(0)
-    case "--port":
-        guard let value = arguments.popFirst(), let number = Int(value), (0...65535).contains(number) else {
-            exit(failing: "--port takes a number from 0 to 65535\n\(usage)")
-        }
-        port = number
-    case "--latency-scale":
-        // Finite and bounded: the latencies are whole milliseconds.
-        guard let value = arguments.popFirst(), let number = Double(value), number.isFinite,
-            (0...1000).contains(number)
-        else {
-            exit(failing: "--latency-scale takes a number from 0 to 1000\n\(usage)")
-        }
-        scale = number
-    case "--test-clock":
-        testClock = DashboardTestClock()
-    default:
-        exit(failing: "unknown argument \(argument)\n\(usage)")
-    }
+let arguments: DashboardServerArguments
+switch DashboardServerArguments.parse(CommandLine.arguments.dropFirst(), offersTestClock: true) {
+case .run(let parsed): arguments = parsed
+case .help(let usage):
+    print(usage)
+    exit(0)
+case .failure(let message): exit(failing: message)
 }
+let port = arguments.port
+let scale = arguments.latencyScale
+let testClock = arguments.testClock ? DashboardTestClock() : nil
 
 let requestedPort = port
 let app = Application(

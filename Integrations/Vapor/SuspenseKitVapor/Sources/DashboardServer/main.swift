@@ -10,42 +10,21 @@ import DashboardRoutes
 import Foundation
 import Vapor
 
-let usage = """
-    usage: DashboardServer [--port N] [--latency-scale X]
-      --port N           the port on 127.0.0.1, 0 to 65535 (default 8080; 0 lets the system pick one)
-      --latency-scale X  multiplies every simulated backend latency, 0 to 1000 (default 1)
-    """
-
 func exit(failing message: String, code: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data("DashboardServer: \(message)\n".utf8))
     exit(code)
 }
 
-var port = 8080
-var scale = 1.0
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--help", "-h":
-        print(usage)
-        exit(0)
-    case "--port":
-        guard let value = arguments.popFirst(), let number = Int(value), (0...65535).contains(number) else {
-            exit(failing: "--port takes a number from 0 to 65535\n\(usage)")
-        }
-        port = number
-    case "--latency-scale":
-        // Finite and bounded: the latencies are whole milliseconds.
-        guard let value = arguments.popFirst(), let number = Double(value), number.isFinite,
-            (0...1000).contains(number)
-        else {
-            exit(failing: "--latency-scale takes a number from 0 to 1000\n\(usage)")
-        }
-        scale = number
-    default:
-        exit(failing: "unknown argument \(argument)\n\(usage)")
-    }
+let arguments: DashboardServerArguments
+switch DashboardServerArguments.parse(CommandLine.arguments.dropFirst(), offersTestClock: false) {
+case .run(let parsed): arguments = parsed
+case .help(let usage):
+    print(usage)
+    exit(0)
+case .failure(let message): exit(failing: message)
 }
+let port = arguments.port
+let scale = arguments.latencyScale
 
 do {
     // Vapor reads its own command line from the environment's arguments: given none, it serves,

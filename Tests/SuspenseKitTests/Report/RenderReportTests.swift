@@ -181,6 +181,13 @@ struct RenderReportTests {
         #expect(try await render(page, as: .plain, cache: cache, options: box.options()) == "old")
         #expect(box.query("user/1")?.outcome == .stale)
         #expect(box.report?.boundaries.isEmpty == true)
+        // The refresh belongs to the cache and waits on the clock: let it finish, so that it does
+        // not outlive the test holding the cache.
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(10))
+        try await waitUntil("the refresh to store its value") {
+            cache.value(for: "user/1", as: String.self) == "user/1 loaded"
+        }
     }
 
     @Test func anErrorBoundaryThatTriesAgainCountsItsRetries() async throws {
@@ -220,9 +227,11 @@ struct RenderReportTests {
         func check(_ box: ReportBox, _ entry: String) {
             #expect(box.reportCount == 1, "\(entry)")
             #expect(box.boundary("0")?.revealedAt == .milliseconds(10), "\(entry)")
-            #expect(box.boundary("0")?.fallbackAt == .zero, "\(entry)")
+            // The clock moves as soon as the query sleeps, which may be before the first pass
+            // ends: the shell (and the fallback with it) is at 0 or at 10 ms, never after.
+            #expect(box.boundary("0")?.fallbackAt == box.report?.shellAt, "\(entry)")
+            #expect(box.report?.shellAt.map { $0 <= .milliseconds(10) } == true, "\(entry)")
             #expect(box.boundary("0")?.revealedBy == "a", "\(entry)")
-            #expect(box.report?.shellAt == .zero, "\(entry)")
         }
         for format in [RenderFormat.tree, .plain, .html] {
             let clock = TestClock()
@@ -278,7 +287,10 @@ struct RenderReportTests {
         let reportClock = TestClock()
         let plain = try await chunks(RenderOptions(clock: plainClock), clock: plainClock)
         let reported = try await chunks(ReportBox().options(RenderOptions(clock: reportClock)), clock: reportClock)
-        #expect(plain == reported)
+        // Where one chunk ends depends on how the woken queries' results fall into passes, which
+        // the machine decides; what the page says, and that it is streamed, do not.
+        #expect(plain.joined() == reported.joined())
+        #expect(plain.count > 1 && reported.count > 1)
     }
 }
 

@@ -76,7 +76,7 @@ extension _Resolver {
 
     /// The typed Suspense that takes a keyless promise's value: the nearest one of its value type
     /// at or above `suspense`, however many others lie between; -1 for a keyed promise.
-    private func deliveryTarget(
+    func deliveryTarget(
         of promise: any AnyPromise,
         from suspense: SuspenseIndex,
         component: String,
@@ -105,12 +105,12 @@ extension _Resolver {
             at: errorPath())
     }
 
-    private func identify(_ promise: any AnyPromise) -> (QueryID, String) {
+    func identify(_ promise: any AnyPromise) -> (QueryID, String) {
         if let key = promise.key { return (.key(key), key) }
         return (waits.makeAnonymous(label: promise.valueTypeName), promise.valueTypeName)
     }
 
-    private func wait(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise, previous: String? = nil) {
+    func wait(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise, previous: String? = nil) {
         records.slots[slot].query = query
         if let collector { noteWait(slot, previous: previous, to: collector) }
         // A query stubbed as pending never starts.
@@ -217,145 +217,6 @@ extension _Resolver {
         }
         nodes.removeChildren(of: record.fallbackNode)
         noteChange(.resolved(index))
-    }
-
-    // MARK: Query results
-
-    /// Applies one query's result (stored in the cache already, for a key): evaluates again the
-    /// slots waiting on it, or gives a typed Suspense the value of its keyless promise.
-    func apply(_ result: Result<any Sendable, any Error>, for query: QueryID) {
-        pass(waits.cause(applying: query)) { applyInPass(result, for: query) }
-    }
-
-    /// Applies several queries' results in one pass, in order: the render loop's batch when
-    /// nobody observes the passes (a whole render), so that settling, the deferred subtrees and
-    /// the bookkeeping after a pass are paid once per batch, not once per result. What the tree
-    /// ends as is the same: each query's slots are evaluated again in its turn, as they would
-    /// be in a pass of their own.
-    func apply(_ results: [(QueryID, Result<any Sendable, any Error>)]) {
-        guard let first = results.first else { return }
-        pass(waits.cause(applying: first.0)) {
-            for (query, result) in results {
-                applyInPass(result, for: query)
-                if failures.uncaught != nil { return }
-            }
-        }
-    }
-
-    private func applyInPass(_ result: Result<any Sendable, any Error>, for query: QueryID) {
-        // The slots stop waiting all at once, before any is evaluated again: evaluating one may
-        // discard another, which must then not count as waiting any more.
-        // Filtered where it is: the list taken from the table is this call's alone, and a copy
-        // was an allocation per result.
-        var slots = waits.take(query)
-        slots.removeAll { !(records.slots[$0].isPending && records.slots[$0].waitsInFlight) }
-        for slot in slots {
-            records.slots[slot].waitsInFlight = false
-        }
-        for slot in slots where records.slots[slot].isPending {
-            let target = records.slots[slot].deliversTo
-            switch (target >= 0, result) {
-            case (true, .success(let value)):
-                deliver(value, to: target)
-            case (true, .failure(let error)):
-                // A keyless query failed: the error surfaces at the component that threw it.
-                let record = records.slots[slot]
-                route(error, at: record.context, path: record.errorPath)
-            case (false, _):
-                rerun(slot)
-            }
-            if failures.uncaught != nil { return }
-        }
-    }
-
-    private func rerun(_ slot: SlotIndex) {
-        // The record's fields are read where they are needed: a copy of the whole record (its
-        // context, path, names and closure) cost a dozen retains per slot.
-        guard let thunk = records.slots[slot].thunk else { return }
-        // At its last allowed re-suspension, a component starts no new run: suspending again
-        // fails it, so the run would only be cancelled (`suspendAgain`).
-        let isLastTry = records.slots[slot].resuspensions >= options.maxResuspensions
-        if isLastTry { scope.startsRuns = false }
-        defer { if isLastTry { scope.startsRuns = true } }
-        inPlace(of: slot) { evaluateAgain(slot, thunk) }
-    }
-
-    /// Evaluates a suspended child again with `thunk`, in its place: it resolves (the slot is
-    /// retired), suspends again, or fails at its ErrorBoundary.
-    private func evaluateAgain(_ slot: SlotIndex, _ thunk: (_Resolver) throws -> Void) {
-        do {
-            do {
-                try thunk(self)
-            } catch let failure as BuildFailure {
-                // The slot's container, made again, kept what its builder closure threw.
-                throw failure.error
-            }
-            retire(slot)
-            let suspense = records.slots[slot].context.suspense
-            if suspense == Self.root {
-                // Filled in a region already shown (an ErrorBoundary's fallback outside any Suspense).
-                noteChange(.region(records.slots[slot].context.region))
-            } else {
-                noteChange(.progressed(suspense))
-            }
-        } catch {
-            if let promise = promiseTypes.promise(in: error) {
-                collector?.promiseCaught()
-                suspendAgain(slot, on: promise)
-            } else {
-                route(error, at: records.slots[slot].context, path: records.slots[slot].errorPath)
-            }
-        }
-    }
-
-    /// A slot evaluated again threw a promise: it waits on that one, unless it suspended too often.
-    private func suspendAgain(_ slot: SlotIndex, on promise: any AnyPromise) {
-        records.slots[slot].resuspensions += 1
-        let record = records.slots[slot]
-        do {
-            guard record.resuspensions <= options.maxResuspensions else {
-                collector?.unstable(
-                    record.component, attempts: record.resuspensions, lastKey: promise.key ?? promise.valueTypeName)
-                throw located(
-                    SuspenseError.stillSuspending(
-                        component: record.component, attempts: record.resuspensions,
-                        lastQuery: promise.key ?? promise.valueTypeName),
-                    at: record.errorPath)
-            }
-            let target = try deliveryTarget(
-                of: promise, from: record.context.suspense, component: record.component,
-                errorPath: { record.errorPath })
-            let (query, label) = identify(promise)
-            records.slots[slot].queryLabel = label
-            records.slots[slot].deliversTo = target
-            wait(slot, on: query, promise: promise, previous: record.queryLabel)
-            if label != record.queryLabel { noteChange(.progressed(record.context.suspense)) }
-        } catch {
-            route(error, at: record.context, path: record.errorPath)
-        }
-    }
-
-    /// Gives a typed Suspense the value of a keyless promise: its content is evaluated again from
-    /// scratch with the value.
-    private func deliver(_ value: any Sendable, to index: SuspenseIndex) {
-        guard records.isAlive(index), let outer = records.suspenses[index].outer else { return }
-        let wasResolved = records.suspenses[index].isResolved
-        records.suspenses[index].deliveries += 1
-        retire(records.kill(records.suspenses[index].contentScope))
-        records.suspenses[index].contentScope = records.makeScope(parent: outer.scope)
-        nodes.removeChildren(of: records.suspenses[index].contentNode)
-        do {
-            try evaluateContent(of: index, value: value)
-        } catch {
-            route(error, at: outer, path: outer.path.appending("Suspense"))
-            return
-        }
-        if records.suspenses[index].pendingCount == 0 {
-            if wasResolved { noteChange(.resolved(index)) } else { settling.touched.append(index) }
-        } else if wasResolved {
-            records.suspenses[index].isResolved = false
-            settling.reopened.append(index)
-        }
     }
 
     /// Stops waiting on the queries of a Suspense's pending slots (for a timeout): the slots stay

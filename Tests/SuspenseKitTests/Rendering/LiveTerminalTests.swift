@@ -108,18 +108,18 @@ struct LiveTerminalTests {
         }
         @Sendable func status() -> String? { Self.played(writes.all, columns: 80).screenLines.last { !$0.isEmpty } }
         // The first attempt failed at once; the second waits for its backoff.
-        try await waitUntil("the second attempt is shown", seconds: 10) {
+        try await waitUntil("the second attempt is shown") {
             status() == "… waiting on feed (attempt 2 of 3), slow"
         }
         await clock.waitForSleepers(2)
         clock.advance(by: .seconds(1))
-        try await waitUntil("the third attempt is shown", seconds: 10) {
+        try await waitUntil("the third attempt is shown") {
             status() == "… waiting on feed (attempt 3 of 3), slow"
         }
         #expect(flaky.calls.value == 2)
         await clock.waitForSleepers(2)
         clock.advance(by: .milliseconds(500))
-        try await waitUntil("the timeout is shown", seconds: 10) {
+        try await waitUntil("the timeout is shown") {
             status()?.contains("timed out") == true
         }
         #expect(

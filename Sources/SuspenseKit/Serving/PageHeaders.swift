@@ -63,13 +63,10 @@ public struct PageHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.makeIterator()
     }
 
-    /// Whether two header names are the same name: ASCII letters compare without their case.
+    /// Whether two header names are the same name: ASCII letters compare without their case, as
+    /// HTML's names do.
     static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8) { lower($0) == lower($1) }
-    }
-
-    private static func lower(_ byte: UInt8) -> UInt8 {
-        (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
+        HTMLNames.sameName(a, b)
     }
 }
 

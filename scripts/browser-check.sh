@@ -73,17 +73,9 @@ for name in stream declarative in-order; do
 done
 
 if [[ -n "$server_binary" ]]; then
-    "$server_binary" --port 0 >"$out/server.log" 2>&1 &
-    server=$!
-    trap 'kill $server 2>/dev/null || true' EXIT
-    url=""
-    for _ in $(seq 1 300); do
-        url=$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$out/server.log" | head -n 1)
-        [[ -n "$url" ]] && break
-        kill -0 $server 2>/dev/null || { cat "$out/server.log"; exit 1; }
-        sleep 0.1
-    done
-    [[ -n "$url" ]] || { echo "DashboardServer did not start"; cat "$out/server.log"; exit 1; }
+    source scripts/lib/start-server.sh
+    trap 'kill ${server_pid:-} 2>/dev/null || true' EXIT
+    start_server "$out/server.log" "$server_binary" || exit 1
     check server "$url/"
     check server-in-order "$url/in-order"
     chrome --screenshot="$out/server.png" --window-size=1100,700 "$url/"

@@ -26,15 +26,7 @@ swift build --product Dashboard >/dev/null
 timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
     --dump-dom "file://$PWD/$out/whole.html" 2>/dev/null >"$out/whole.dom.html"
 
-"$server_binary" --port 0 --test-clock >"$out/server.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-url=""
-for _ in $(seq 1 300); do
-    url=$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$out/server.log" | head -n 1)
-    [[ -n "$url" ]] && break
-    kill -0 $server 2>/dev/null || { cat "$out/server.log"; exit 1; }
-    sleep 0.1
-done
-[[ -n "$url" ]] || { echo "DashboardServer did not start"; cat "$out/server.log"; exit 1; }
+source scripts/lib/start-server.sh
+trap 'kill ${server_pid:-} 2>/dev/null || true' EXIT
+start_server "$out/server.log" "$server_binary" --test-clock || exit 1
 timeout 600 python3 scripts/browser-reveal-check.py "$url" "$out/whole.dom.html" "$out" "$@"

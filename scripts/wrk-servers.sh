@@ -13,6 +13,7 @@
 # depend on the machine and on what else runs on it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/start-server.sh
 scale=0.1
 seconds=10
 servers="hummingbird vapor"
@@ -50,15 +51,8 @@ echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' '
     "DashboardServer --latency-scale $scale, path /"
 for server in $servers; do
     binary=$(cd "$(package "$server")" && swift build -c release --product DashboardServer --show-bin-path)/DashboardServer
-    "$binary" --port 0 --latency-scale "$scale" >"$out/$server.log" 2>"$out/$server.err" &
-    pid=$!
-    url=""
-    for _ in $(seq 1 300); do
-        url=$(sed -n 's/^listening on \(http:[^ ]*\)$/\1/p' "$out/$server.log" | head -n 1)
-        [[ -n "$url" ]] && break
-        sleep 0.1
-    done
-    [[ -n "$url" ]] || { echo "$server: the server did not start" >&2; cat "$out/$server.err" >&2; exit 1; }
+    start_server "$out/$server.log" "$binary" --latency-scale "$scale" || exit 1
+    pid=$server_pid
     port=${url##*:}
 
     before=$(rss "$pid")

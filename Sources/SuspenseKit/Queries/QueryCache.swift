@@ -45,6 +45,12 @@ public final class QueryCache: Sendable {
             }
         }
 
+        /// Whether it is a failure.
+        var isFailure: Bool {
+            if case .failure = self { return true }
+            return false
+        }
+
         /// The entry as a run's result, as renders are handed it.
         var result: Result<any Sendable, any Error> {
             switch self {
@@ -58,12 +64,6 @@ public final class QueryCache: Sendable {
     enum Cell {
         case stored(Entry)
         case running(InFlightQuery)
-
-        /// Whether it is a stored failure.
-        var isFailure: Bool {
-            if case .stored(.failure) = self { return true }
-            return false
-        }
     }
 
     let state: Locked<State>

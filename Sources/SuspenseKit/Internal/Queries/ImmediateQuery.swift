@@ -9,8 +9,8 @@
 // path, so the fallback frame is still rendered first.
 
 /// What the components of one render read queries through: the render's cache, and the mailbox
-/// its results reach; and the environment of the place being evaluated. A class, so that reading
-/// it costs one retain, not one per field.
+/// its results reach; and the environment of the place being evaluated. A class, read unretained
+/// by the components of a pass (`currentUnretained`), which the pass keeps alive.
 ///
 /// Bound to the thread running a pass (`bind`), not as a task-local: a pass is synchronous, so
 /// the components it makes run on that thread; and queries, which copy the task-local values of
@@ -28,10 +28,10 @@ final class RenderScope: Sendable {
     /// a key it has not read yet does not start at once, since suspending on it fails the
     /// component (`SuspenseError.stillSuspending`) and would only cancel the run. Written and
     /// read by the thread running the pass.
-    nonisolated(unsafe) var startsRuns = true
+    @exclusivity(unchecked) nonisolated(unsafe) var startsRuns = true
     /// The render's report collector, when a report or diagnostics were asked for: told what
     /// each read found. Set before the first pass; used by the thread running a pass.
-    nonisolated(unsafe) var collector: ReportCollector?
+    @exclusivity(unchecked) nonisolated(unsafe) var collector: ReportCollector?
 
     init(cache: QueryCache, mailbox: QueryMailbox, clock: RenderClock) {
         self.cache = cache
@@ -43,6 +43,9 @@ final class RenderScope: Sendable {
 
     /// The scope of the pass running on this thread; nil outside a pass, and inside a query.
     static var current: RenderScope? { thread.value }
+
+    /// `current`, not retained: for the read every component makes, while the pass keeps it.
+    static var currentUnretained: Unmanaged<RenderScope>? { thread.unmanaged }
 
     /// Runs `body` with `scope` bound to this thread (nil: unbound), then restores what was
     /// bound before. The caller keeps `scope` alive meanwhile.
@@ -92,11 +95,18 @@ extension QueryCache {
     /// Reads `key` in the current render: the stored value, a stored failure (thrown), a run to
     /// start, or `.suspend`.
     private static func read(_ key: String) throws -> _QueryRead {
-        guard let scope = RenderScope.current else { return .suspend }
-        guard let collector = scope.collector else {
-            return try scope.cache.read(key, mailbox: scope.mailbox, startsRuns: scope.startsRuns)
+        guard let scope = RenderScope.currentUnretained else { return .suspend }
+        // Unretained: the pass keeps the scope, its cache and its mailbox alive (a retain and
+        // release of each was a tenth of a read that hits).
+        let collector = scope._withUnsafeGuaranteedRef { $0.collector }
+        guard let collector else { return try read(key, in: scope) }
+        return try collector.observeRead(key, cache: scope.takeUnretainedValue().cache) {
+            try read(key, in: scope)
         }
-        return try collector.observeRead(key, cache: scope.cache) {
+    }
+
+    private static func read(_ key: String, in unmanaged: Unmanaged<RenderScope>) throws -> _QueryRead {
+        try unmanaged._withUnsafeGuaranteedRef { scope in
             try scope.cache.read(key, mailbox: scope.mailbox, startsRuns: scope.startsRuns)
         }
     }

@@ -62,26 +62,36 @@ extension QueryCache {
         /// Looks `key` up: what is stored or running there at `now` (nil when the cache has no
         /// lifetime), forgetting a result that outlived the lifetime (or a failure past its fresh
         /// time, when values go stale), and whether a stored value is stale.
-        mutating func lookUp(_ key: String, now: Duration?) -> (ResultTable<Cell>.Probe, Cell?, isStale: Bool) {
+        mutating func lookUp(_ key: String, now: Duration?) -> (ResultTable<Cell>.Probe, Found?, isStale: Bool) {
             let probe = table.probe(key)
             guard let position = probe.position else { return (probe, nil, false) }
-            let cell = table[position: position]
-            var isStale = false
-            if case .stored = cell {
-                if let now, let lifetime, let stored = storedAt[key] {
-                    let age = now - stored
-                    if age >= lifetime || (staleAfter.map { age >= $0 } == true && cell.isFailure) {
-                        if case .stored(let entry) = cell { subtractBytes(key, entry) }
-                        table.remove(at: probe)
-                        forgetStamp(key)
-                        expirations += 1
-                        return (table.probe(key), nil, false)
-                    }
-                    if let staleAfter, age >= staleAfter { isStale = true }
-                }
-                table.markUsed(position)
+            // Only the entry is copied out, not the cell (a run's bookkeeping, for a running key).
+            let entry: Entry
+            switch table[position: position] {
+            case .stored(let stored): entry = stored
+            case .running: return (probe, .running, false)
             }
-            return (probe, cell, isStale)
+            var isStale = false
+            if let now, let lifetime, let stored = storedAt[key] {
+                let age = now - stored
+                if age >= lifetime || (staleAfter.map { age >= $0 } == true && entry.isFailure) {
+                    subtractBytes(key, entry)
+                    table.remove(at: probe)
+                    forgetStamp(key)
+                    expirations += 1
+                    return (table.probe(key), nil, false)
+                }
+                if let staleAfter, age >= staleAfter { isStale = true }
+            }
+            table.markUsed(position)
+            return (probe, .stored(entry), isStale)
+        }
+
+        /// What `lookUp` found under a key: a stored result, or a run in flight (changed in place
+        /// through the table, never copied out).
+        enum Found {
+            case stored(Entry)
+            case running
         }
 
         /// What is stored under `key` at `now`: not a run in flight.
@@ -191,6 +201,18 @@ extension QueryCache {
             let result = change(&run)
             table[position: position] = .running(run)
             return result
+        }
+
+        /// Adds `mailbox` to the renders the run at `position` delivers to; returns whether it
+        /// was among them already (its own run, started on the immediate path).
+        mutating func joinRun(at position: Int, mailbox: QueryMailbox) -> Bool {
+            guard case .running(var run) = table[position: position] else { preconditionFailure("not running") }
+            let isOwn = run.mailboxes.contains(mailbox)
+            if !isOwn {
+                run.mailboxes.insert(mailbox)
+                table[position: position] = .running(run)
+            }
+            return isOwn
         }
 
         /// Starts a run of `key`, which `probe` found empty.

@@ -78,15 +78,13 @@ extension QueryCache {
             case .stored(.failure(let error))?:
                 state.hits += 1
                 return .stored(.failure(error))
-            case .running(var running)?:
+            case .running?:
                 if !state.storedWhileRunning.isEmpty, let result = state.storedWhileRunning(key, now: now)?.result {
                     state.hits += 1
                     return .stored(result)
                 }
                 // Started by this render on the immediate path: it waits on its own run.
-                let isOwn = running.mailboxes.contains(mailbox)
-                running.mailboxes.insert(mailbox)
-                state.table[position: probe.position!] = .running(running)
+                let isOwn = state.joinRun(at: probe.position!, mailbox: mailbox)
                 if !isOwn { state.coalesced += 1 }
                 return isOwn ? .started : .joined
             case nil:

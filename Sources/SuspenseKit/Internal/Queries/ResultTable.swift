@@ -115,8 +115,10 @@ struct ResultTable<Value> {
 
     /// The value at a position a probe found.
     subscript(position position: Int) -> Value {
-        get { results[position]! }
-        set { results[position] = newValue }
+        // Read and changed in place: a value is an enum holding a run's bookkeeping, which a
+        // copy would retain piece by piece.
+        _read { yield results[position]! }
+        _modify { yield &results[position]! }
     }
 
     /// Stores `value` under `key`, which `probe` found missing; returns its position.

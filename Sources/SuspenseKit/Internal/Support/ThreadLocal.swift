@@ -23,6 +23,11 @@ struct UnretainedThreadLocal<Object: AnyObject>: @unchecked Sendable {
         pthread_getspecific(key).map { Unmanaged<Object>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// This thread's object, if one is set, not retained.
+    var unmanaged: Unmanaged<Object>? {
+        pthread_getspecific(key).map { Unmanaged<Object>.fromOpaque($0) }
+    }
+
     /// Sets this thread's object; the caller keeps it alive while it is set.
     func set(_ object: Object?) {
         pthread_setspecific(key, object.map { Unmanaged.passUnretained($0).toOpaque() })

@@ -75,7 +75,11 @@ extension _Resolver {
         making make: @escaping (Input) throws -> C,
         from input: Input
     ) throws {
-        try childFailed(error, making: { try make(input) })
+        // One closure that makes the child and resolves it: a closure making it, wrapped in
+        // another resolving it, was two allocations per suspended child.
+        try childFailed(error, type: C.self) { resolver in
+            try C._resolve(try make(input), in: resolver)
+        }
     }
 
     /// `resolveFailed(_:making:)` for a child made from an input.

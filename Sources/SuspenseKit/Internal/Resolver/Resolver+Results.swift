@@ -26,10 +26,10 @@ extension _Resolver {
     private func applyInPass(_ result: Result<any Sendable, any Error>, for query: QueryID) {
         // The slots stop waiting all at once, before any is evaluated again: evaluating one may
         // discard another, which must then not count as waiting any more.
-        // Filtered where it is: the list taken from the table is this call's alone, and a copy
-        // was an allocation per result.
-        var slots = waits.take(query)
-        slots.removeAll { !(records.slots[$0].isPending && records.slots[$0].waitsInFlight) }
+        var slots = WaitingSlots()
+        for slot in waits.take(query) where records.slots[slot].isPending && records.slots[slot].waitsInFlight {
+            slots.append(slot)
+        }
         for slot in slots {
             records.slots[slot].waitsInFlight = false
         }

@@ -121,7 +121,7 @@ extension _Resolver {
         }
         if case .pending? = stub { return }
         records.slots[slot].waitsInFlight = true
-        waits.add(slot, on: query, promise: promise, stub: stub)
+        waits.add(slot, on: query, promise: WaitTable.Thrown(promise: promise), stub: stub)
     }
 
     /// Takes slots out of their Suspense's count: they resolved, or their region was discarded.

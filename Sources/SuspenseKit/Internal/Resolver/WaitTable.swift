@@ -3,7 +3,7 @@
 /// to start when it ends.
 struct WaitTable {
     struct Waiters {
-        var slots: [SlotIndex] = []
+        var slots = WaitingSlots()
         /// Slots still waiting; when it drops to zero the query is no longer wanted.
         var live = 0
         /// Whether the query was handed to the runner already.
@@ -57,7 +57,15 @@ struct WaitTable {
         }
     }
 
-    mutating func add(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise, stub: QueryOutcome?) {
+    /// The promise a slot suspended on, as `add` takes it: wrapped, so that the optimizer does not
+    /// specialize `add` for the promise's concrete type, which boxed it anew to store it (an
+    /// allocation per suspension).
+    struct Thrown {
+        let promise: any AnyPromise
+    }
+
+    mutating func add(_ slot: SlotIndex, on query: QueryID, promise thrown: Thrown, stub: QueryOutcome?) {
+        let promise = thrown.promise
         activeWaiters += 1
         // Changed in place, through the dictionary's accessor: a copy taken out and stored back
         // copied the slot list on every append (quadratic in the readers of one key).
@@ -115,8 +123,8 @@ struct WaitTable {
     }
 
     /// The slots waiting on `query`, whose result arrived; the query is forgotten.
-    mutating func take(_ query: QueryID) -> [SlotIndex] {
-        guard let waiters = table.removeValue(forKey: query) else { return [] }
+    mutating func take(_ query: QueryID) -> WaitingSlots {
+        guard let waiters = table.removeValue(forKey: query) else { return WaitingSlots() }
         activeWaiters -= waiters.live
         return waiters.slots
     }
@@ -143,5 +151,37 @@ struct WaitTable {
     mutating func takeAbandoned() -> [QueryID] {
         defer { abandoned = [] }
         return abandoned
+    }
+}
+
+/// Slots in the order they were added: nearly always one per query, kept inline (an array per
+/// query was an allocation for every component that suspended).
+struct WaitingSlots: Sequence {
+    private var first: SlotIndex = -1
+    private var others: [SlotIndex] = []
+
+    var count: Int { first < 0 ? 0 : 1 + others.count }
+
+    mutating func append(_ slot: SlotIndex) {
+        if first < 0 {
+            first = slot
+        } else {
+            others.append(slot)
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(slots: self)
+    }
+
+    struct Iterator: IteratorProtocol {
+        let slots: WaitingSlots
+        var offset = 0
+
+        mutating func next() -> SlotIndex? {
+            defer { offset += 1 }
+            if offset == 0 { return slots.first < 0 ? nil : slots.first }
+            return offset - 1 < slots.others.count ? slots.others[offset - 1] : nil
+        }
     }
 }

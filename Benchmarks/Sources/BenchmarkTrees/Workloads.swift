@@ -7,6 +7,14 @@ public enum Workloads {
         try await render(StaticList(count: count), as: format)
     }
 
+    /// Benchmark 10: the static tree rendered on the caller's actor (the main actor, for a
+    /// command-line tool's top-level code), where `staticTree` renders on none.
+    public static func staticTreeHere(
+        count: Int, as format: RenderFormat, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> String {
+        try await render(StaticList(count: count), as: format)
+    }
+
     /// Benchmark 2: every item suspends on its own key inside one Suspense.
     public static func suspendingItems(count: Int) async throws -> String {
         try await render(SuspendingList(count: count), as: .html)

@@ -5,11 +5,12 @@
 //     swift run -c release --package-path Benchmarks SuspenseBench [--runs N] [--items N]
 //                                                                   [--memory-items N] [--no-plot]
 //                                                                   [--only 1,2,…]
-//     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline|page|
+//     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline|page|sleeping|
 //                             streamed-page|streamed-boundaries|yielding|table|streamed-table|
 //                             table-baseline N [TIMES]
 //     SuspenseBench --rss suspending|sleeping|static-html N TIMES
 //     SuspenseBench --churn READS KEYS CAPACITY   (a shared cache under churn: BenchmarkTrees/Churn.swift)
+//     SuspenseBench --fixed-cost ITEMS RENDERS    (a render's fixed cost, main actor against no actor)
 //     SuspenseBench --in-order [--runs N] [--boundaries 10,100,…]   (BenchmarkTrees/InOrderBench.swift)
 //
 // Peak memory is measured in a fresh subprocess per subject (this executable with
@@ -197,6 +198,9 @@ func profileOnce(_ workload: String, items: Int, printing: Bool = false) async t
     case "streamed-page": output = try await Workloads.streamedPage(count: items)
     case "streamed-boundaries": output = try await Workloads.streamedBoundaries(count: items)
     case "yielding": output = try await Workloads.yieldingItems(count: items)
+    case "sleeping":
+        // Benchmark 6: a hundred components on each key, each query sleeping 1 ms.
+        output = try await Workloads.sleepingKeys(count: items, keys: max(items / 100, 1), delay: .milliseconds(1))
     case "table": output = try await Workloads.table(tableData(items))
     case "streamed-table": output = try await Workloads.streamedTable(tableData(items))
     case "table-baseline": output = Baseline.table(tableData(items))
@@ -260,6 +264,12 @@ struct SuspenseBench {
         }
         if arguments.first == "--profile", (3...4).contains(arguments.count), let items = Int(arguments[2]) {
             try await profile(arguments[1], items: items, times: arguments.count == 4 ? Int(arguments[3]) ?? 1 : 1)
+            return
+        }
+        if arguments.first == "--fixed-cost", arguments.count == 3, let items = Int(arguments[1]),
+            let times = Int(arguments[2])
+        {
+            try await fixedCost(items: items, renders: times)
             return
         }
         if arguments.first == "--churn", arguments.count == 4, let reads = Int(arguments[1]),
@@ -567,14 +577,26 @@ func waitingBenchmarks(_ options: Options, row: (String...) -> Void) async throw
         )
         check(
             "small suspending", try await Workloads.suspendingItems(count: count), equals: Baseline.html(count: count))
+        // Each subject loops where it renders: calling a function of no actor from this one
+        // per render would add two executor hops to each render, which the baseline does not pay.
         let times = try await measureInterleaved(
             runs: options.runs,
             [
                 { for _ in 0..<repeats { consume(Baseline.html(count: count)) } },
-                { for _ in 0..<repeats { consume(try await Workloads.staticTree(count: count, as: .html)) } },
-                { for _ in 0..<repeats { consume(try await Workloads.suspendingItems(count: count)) } },
+                { try await rendersOnNoActor(items: count, renders: repeats) },
+                { try await rendersOnNoActor(items: count, renders: repeats, suspending: true) },
+                { for _ in 0..<repeats { consume(try await Workloads.staticTreeHere(count: count, as: .html)) } },
             ])
-        for (subject, name, target) in [(1, "static", "≤ 1.3×"), (2, "every item suspends (answers at once)", "—")] {
+        let subjects = [
+            (1, "static, from a task with no actor", "≤ 1.3×"),
+            (2, "every item suspends (answers at once)", "—"),
+            (
+                3,
+                "static, on the main actor (\(formatRatio(median(times[3]) / median(times[1]))) the same from no actor)",
+                "≤ 1.5× no actor"
+            ),
+        ]
+        for (subject, name, target) in subjects {
             row(
                 "10. small page, \(count.formatted()) `<li>`, \(name), `.html`",
                 formatMS(median(times[subject]) / Double(repeats)), formatMS(median(times[0]) / Double(repeats)),
@@ -582,4 +604,34 @@ func waitingBenchmarks(_ options: Options, row: (String...) -> Void) async throw
             )
         }
     }
+}
+
+/// `renders` renders of the static tree (or benchmark 2's, `suspending`) from a task with no
+/// actor, as a server's handler renders.
+nonisolated func rendersOnNoActor(items: Int, renders: Int, suspending: Bool = false) async throws {
+    for _ in 0..<renders {
+        if suspending {
+            consume(try await Workloads.suspendingItems(count: items))
+        } else {
+            consume(try await Workloads.staticTree(count: items, as: .html))
+        }
+    }
+}
+
+/// A render's fixed cost from the main actor and from no actor: `renders` renders of `items`
+/// static `<li>` each way, alternated, the median of 7 rounds: `SuspenseBench --fixed-cost 10 2000`.
+@MainActor
+func fixedCost(items: Int, renders: Int) async throws {
+    let times = try await measureInterleaved(
+        runs: 7,
+        [
+            { for _ in 0..<renders { consume(try await Workloads.staticTreeHere(count: items, as: .html)) } },
+            { try await rendersOnNoActor(items: items, renders: renders) },
+        ])
+    let mainActor = median(times[0]) * 1000 / Double(renders)
+    let noActor = median(times[1]) * 1000 / Double(renders)
+    print(
+        String(
+            format: "%d items: %.2f µs a render from the main actor, %.2f µs from no actor (%.2f×)",
+            items, mainActor, noActor, mainActor / noActor))
 }

@@ -88,7 +88,7 @@ final class PositionStack {
 
     /// A region: its link, whether a boundary took it, and the cursor to restore after it.
     struct Region {
-        var link: PositionLink?
+        var position: SlotPosition
         var claimed: Bool
         var savedCursor: Int32
     }
@@ -175,8 +175,8 @@ final class PositionStack {
     /// fallback, or a suspended child evaluated again in its place. Left with `pop()`.
     /// `claimed` says whether a boundary may still take `link` itself (a suspended child
     /// evaluated again takes the level it had).
-    func enterRegion(_ link: PositionLink?, claimed: Bool) {
-        regions.append(Region(link: link, claimed: claimed, savedCursor: cursor))
+    func enterRegion(_ position: SlotPosition, claimed: Bool) {
+        regions.append(Region(position: position, claimed: claimed, savedCursor: cursor))
         if count == capacity { grow() }
         levels[count] = -Int32(regions.count)
         count += 1
@@ -203,7 +203,7 @@ final class PositionStack {
         var link: PositionLink?
         while first >= 0 {
             if let region = region(at: first) {
-                link = regions[region].link
+                link = regions[region].position.makeLink()
                 break
             }
             if first < made.count, let known = made[first].link {
@@ -224,6 +224,37 @@ final class PositionStack {
             depth += 1
         }
         return link
+    }
+
+    /// The position of the current place for a slot, its links made only if something asks for
+    /// them later (see `SlotPosition`): at most two unkeyed levels below the deepest link made.
+    func position() -> SlotPosition {
+        guard count > 0 else { return .made(nil) }
+        var depth = count - 1
+        var base: PositionLink?
+        var lower: Int32 = 0
+        var upper: Int32 = 0
+        var pending = 0
+        while depth >= 0 {
+            if let region = region(at: depth) {
+                // The slot's own level is a region (a child evaluated again suspended again).
+                if pending == 0 { return regions[region].position }
+                base = regions[region].position.makeLink()
+                break
+            }
+            if depth < made.count, let known = made[depth].link {
+                base = known
+                break
+            }
+            // A level of a `ForEach(_:id:)` takes its element's id: made now, as `link()` makes it.
+            if pending == 2 || keyed.contains(where: { $0.depth == depth }) { return .made(link()) }
+            if pending == 0 { lower = levels[depth] } else { upper = levels[depth] }
+            pending += 1
+            depth -= 1
+        }
+        return pending == 1
+            ? SlotPosition(base: base, first: lower, second: 0, pending: 1)
+            : SlotPosition(base: base, first: upper, second: lower, pending: 2)
     }
 
     /// The link of the level at `depth`: keyed by its element's id when it is the element of a
@@ -258,5 +289,46 @@ final class PositionStack {
         let link = PositionLink(index: cursor, parent: current)
         cursor += 1
         return link
+    }
+}
+
+/// Where a suspended or deferred child stands, for its content to be numbered below it when it
+/// is evaluated again: a link, or the link of a level above it and the indices of at most two
+/// unkeyed levels below that one, whose links are made only if something asks for them (a
+/// boundary in the child's content): every suspended child made two links it nearly never used.
+struct SlotPosition {
+    private var base: PositionLink?
+    /// The upper level below `base` without a link, and the lower one when there are two.
+    private var first: Int32 = 0
+    private var second: Int32 = 0
+    /// How many levels below `base` have no link yet: 0, 1 or 2.
+    private var pending: Int8 = 0
+
+    /// A position whose link is made (nil: the root's).
+    static func made(_ link: PositionLink?) -> SlotPosition {
+        SlotPosition(base: link, first: 0, second: 0, pending: 0)
+    }
+
+    init(base: PositionLink?, first: Int32, second: Int32, pending: Int8) {
+        self.base = base
+        self.first = first
+        self.second = second
+        self.pending = pending
+    }
+
+    /// The link, made now if it was not (not kept: for a place read once).
+    var link: PositionLink? {
+        var link = base
+        if pending >= 1 { link = PositionLink(index: first, parent: link) }
+        if pending >= 2 { link = PositionLink(index: second, parent: link) }
+        return link
+    }
+
+    /// The link, made now if it was not, and kept.
+    mutating func makeLink() -> PositionLink? {
+        guard pending > 0 else { return base }
+        let made = link
+        self = .made(made)
+        return made
     }
 }

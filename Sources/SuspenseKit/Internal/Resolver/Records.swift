@@ -51,7 +51,7 @@ struct SlotRecord {
     let node: NodeArena.ID
     let context: EvaluationContext
     /// Its place, below which its content is numbered again when it is evaluated again.
-    let position: PositionLink?
+    let position: SlotPosition
     /// Whether a boundary had taken that position already.
     let positionClaimed: Bool
     let component: String
@@ -59,7 +59,7 @@ struct SlotRecord {
     /// already on the path, nor for builder plumbing).
     let pathAddsComponent: Bool
     /// Evaluates the child again; dropped once the slot is retired.
-    var thunk: ((_Resolver) throws -> Void)?
+    var thunk: (any _SlotThunk)?
     var isPending = true
     /// A deferred subtree not evaluated yet; it counts in no Suspense's pending slots.
     var isReady = false
@@ -191,7 +191,9 @@ struct Records {
     func pendingQueries(of suspense: SuspenseIndex) -> [String] {
         var pending = suspenses[suspense].slots.filter { slots[$0].isPending }
         if pending.count > 1 {
-            pending.sort { PositionLink.precedes(slots[$0].position, slots[$1].position) }
+            // Each slot's link made once, not in every comparison.
+            let links = Dictionary(uniqueKeysWithValues: pending.map { ($0, slots[$0].position.link) })
+            pending.sort { PositionLink.precedes(links[$0]!, links[$1]!) }
         }
         var seen = Set<String>()
         var labels: [String] = []

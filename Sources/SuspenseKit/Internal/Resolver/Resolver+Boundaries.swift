@@ -107,7 +107,7 @@ extension _Resolver {
         context.region = .errorBoundary(index)
         context.path.append("ErrorBoundary")
         context.depth += 1
-        positions.enterRegion(id.link, claimed: true)
+        positions.enterRegion(.made(id.link), claimed: true)
         // Failures met from here on were met beneath this boundary (for a retry to forget).
         let savedMark = failures.mark
         failures.mark = scope.mailbox.failureCount
@@ -192,7 +192,7 @@ extension _Resolver {
     func evaluate(in place: EvaluationContext, below link: PositionLink?, _ body: () throws -> Void) rethrows {
         let saved = context
         replaceContext(with: place)
-        positions.enterRegion(link, claimed: true)
+        positions.enterRegion(.made(link), claimed: true)
         defer {
             positions.pop()
             replaceContext(with: saved)

@@ -53,9 +53,7 @@ extension _Resolver {
     /// `make`.
     @inlinable @inline(never)
     func childFailed<C: Component>(_ error: any Error, making make: @escaping () throws -> C) throws {
-        try childFailed(error, type: C.self) { resolver in
-            try C._resolve(try make(), in: resolver)
-        }
+        try childFailed(error, type: C.self, rerun: _MakeAgain(make: make))
     }
 
     /// Resolving a child made with `make` threw `error`. A container that kept what its builder
@@ -75,11 +73,7 @@ extension _Resolver {
         making make: @escaping (Input) throws -> C,
         from input: Input
     ) throws {
-        // One closure that makes the child and resolves it: a closure making it, wrapped in
-        // another resolving it, was two allocations per suspended child.
-        try childFailed(error, type: C.self) { resolver in
-            try C._resolve(try make(input), in: resolver)
-        }
+        try childFailed(error, type: C.self, rerun: _MakeAgainFrom(make: make, input: input))
     }
 
     /// `resolveFailed(_:making:)` for a child made from an input.
@@ -98,9 +92,7 @@ extension _Resolver {
     /// a deep tree pays for. The slot re-evaluates only the body: the component was made already.
     @inlinable @inline(never)
     func bodyFailed<C: Component>(_ error: any Error, of component: C, named name: String) throws {
-        try bodyFailed(error, component: name) { resolver in
-            try C.Body._resolve(try component.body, in: resolver)
-        }
+        try bodyFailed(error, component: name, rerun: _BodyAgain(component: component))
     }
 
     /// Resolving a component's body threw `error`: a body that is a container itself (written

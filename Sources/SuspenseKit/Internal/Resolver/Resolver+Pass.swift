@@ -82,18 +82,18 @@ extension _Resolver {
         nodes.link(node, to: context.parent)
         var place = context
         place.parent = node
-        addReady(at: place, position: positions.link(), claimed: positions.isClaimed, evaluate)
+        addReady(at: place, position: positions.position(), claimed: positions.isClaimed, evaluate)
     }
 
     /// Defers handling an error thrown at `place` behind the subtrees the current unit deferred
     /// before it threw: on the stack, they would have been evaluated first, and may fail first.
     /// `handle` routes or catches it; it is dropped if `place` is discarded meanwhile.
     func postpone(at place: EvaluationContext, _ handle: @escaping (_Resolver) throws -> Void) {
-        addReady(at: place, position: nil, claimed: true, handle)
+        addReady(at: place, position: .made(nil), claimed: true, handle)
     }
 
     private func addReady(
-        at place: EvaluationContext, position: PositionLink?, claimed: Bool,
+        at place: EvaluationContext, position: SlotPosition, claimed: Bool,
         _ evaluate: @escaping (_Resolver) throws -> Void
     ) {
         let index = records.slots.count
@@ -105,7 +105,7 @@ extension _Resolver {
                 positionClaimed: claimed,
                 component: place.path.lastName ?? "the root",
                 pathAddsComponent: false,
-                thunk: evaluate,
+                thunk: _ClosureThunk(body: evaluate),
                 isPending: false,
                 isReady: true,
                 query: .anonymous(-1),
@@ -124,7 +124,7 @@ extension _Resolver {
         records.slots[slot].thunk = nil
         inPlace(of: slot) {
             do {
-                try thunk(self)
+                try thunk.run(self)
             } catch {
                 route(error, at: records.slots[slot].context, path: records.slots[slot].context.path)
             }

@@ -63,10 +63,10 @@ extension _Resolver {
 
     /// Evaluates a suspended child again with `thunk`, in its place: it resolves (the slot is
     /// retired), suspends again, or fails at its ErrorBoundary.
-    private func evaluateAgain(_ slot: SlotIndex, _ thunk: (_Resolver) throws -> Void) {
+    private func evaluateAgain(_ slot: SlotIndex, _ thunk: any _SlotThunk) {
         do {
             do {
-                try thunk(self)
+                try thunk.run(self)
             } catch let failure as BuildFailure {
                 // The slot's container, made again, kept what its builder closure threw.
                 throw failure.error

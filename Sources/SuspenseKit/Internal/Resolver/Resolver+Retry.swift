@@ -36,11 +36,11 @@ extension _Resolver {
             SlotRecord(
                 node: node,
                 context: place,
-                position: record.id.link,
+                position: .made(record.id.link),
                 positionClaimed: true,
                 component: "ErrorBoundary",
                 pathAddsComponent: false,
-                thunk: content,
+                thunk: _ClosureThunk(body: content),
                 waitsInFlight: true,
                 query: query,
                 queryLabel: label

@@ -4,7 +4,7 @@ extension _Resolver {
     /// Making a child of type `type` threw: a promise suspends it in a slot that `rerun`
     /// evaluates again; any other error goes up, located at the child.
     @usableFromInline
-    func childFailed(_ error: any Error, type: any Any.Type, rerun: @escaping (_Resolver) throws -> Void) throws {
+    func childFailed(_ error: any Error, type: any Any.Type, rerun: any _SlotThunk) throws {
         let named = naming.name(of: type)
         if let promise = promiseTypes.promise(in: error) {
             collector?.promiseCaught()
@@ -17,7 +17,7 @@ extension _Resolver {
     /// A component's body threw: a promise suspends the component in a slot that `rerun`
     /// evaluates again; any other error goes up, located at the component.
     @usableFromInline
-    func bodyFailed(_ error: any Error, component name: String, rerun: @escaping (_Resolver) throws -> Void) throws {
+    func bodyFailed(_ error: any Error, component name: String, rerun: any _SlotThunk) throws {
         if let promise = promiseTypes.promise(in: error) {
             collector?.promiseCaught()
             try suspend(promise, component: name, pathAddsComponent: false, thunk: rerun)
@@ -32,7 +32,7 @@ extension _Resolver {
         _ promise: any AnyPromise,
         component: String,
         pathAddsComponent: Bool,
-        thunk: @escaping (_Resolver) throws -> Void
+        thunk: any _SlotThunk
     ) throws {
         let errorPath = { pathAddsComponent ? self.context.path.appending(component) : self.context.path }
         let target = try deliveryTarget(of: promise, from: context.suspense, component: component, errorPath: errorPath)
@@ -45,7 +45,7 @@ extension _Resolver {
             SlotRecord(
                 node: node,
                 context: slotContext,
-                position: positions.link(),
+                position: positions.position(),
                 positionClaimed: positions.isClaimed,
                 component: component,
                 pathAddsComponent: pathAddsComponent,

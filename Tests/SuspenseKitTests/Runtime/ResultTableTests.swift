@@ -74,4 +74,41 @@ import Testing
         #expect(table.isEmpty)
         #expect(table["a"] == nil)
     }
+
+    /// Probes go through the key remembered last (`remember`, and every insert): through
+    /// removals of that key, compactions and growth, a probe still finds what a dictionary has.
+    @Test(arguments: [4, 64, 3_000])
+    func probesOfTheKeyRememberedLastAgreeWithADictionary(keySpace: Int) {
+        var table = ResultTable<QueryCache.Entry>()
+        var reference: [String: Int] = [:]
+        var generator = Generator(state: UInt64(keySpace) &* 7)
+        var last = "key/0"
+        for step in 0..<30_000 {
+            // Half the time the key read last, as components reading one key do.
+            let key = generator.next(2) == 0 ? last : "key/\(generator.next(keySpace))"
+            last = key
+            let probe = table.probe(key)
+            #expect((probe.position != nil) == (reference[key] != nil), "\(key) at step \(step)")
+            switch generator.next(10) {
+            case 0..<5:
+                if let position = probe.position {
+                    table[position: position] = .value(step)
+                    table.remember(probe)
+                } else {
+                    table.insert(key, .value(step), at: probe)
+                }
+                reference[key] = step
+            case 5..<8:
+                table.remove(at: probe)
+                reference[key] = nil
+            default:
+                if probe.position != nil { table.remember(probe) }
+            }
+            #expect(value(of: table.probe(key).position.map { table[position: $0] }) == reference[key])
+        }
+        for index in 0..<keySpace {
+            let key = "key/\(index)"
+            #expect(value(of: table.probe(key).position.map { table[position: $0] }) == reference[key], "\(key)")
+        }
+    }
 }

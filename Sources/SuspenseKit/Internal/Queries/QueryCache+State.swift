@@ -84,6 +84,7 @@ extension QueryCache {
                 if let staleAfter, age >= staleAfter { isStale = true }
             }
             table.markUsed(position)
+            table.remember(probe)
             return (probe, .stored(entry), isStale)
         }
 

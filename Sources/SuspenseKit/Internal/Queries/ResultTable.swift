@@ -29,6 +29,13 @@ struct ResultTable<Value> {
 
     private static var tombstone: UInt64 { .max }
 
+    /// The key last stored or found by a reader (`remember`): its position, its slot in the
+    /// index and its hash. A probe of the same key again (many components reading one key, a
+    /// run completing the key it has just started) neither hashes it nor walks the index; the
+    /// slot, the position and the key there are checked, so a removal or a rebuild since only
+    /// makes it miss.
+    private var recent = (position: -1, slot: 0, hash: 0)
+
     var isEmpty: Bool { count == 0 }
 
     /// How many keys the table holds before its index grows.
@@ -104,13 +111,32 @@ struct ResultTable<Value> {
 
     /// Looks `key` up once, for reading or changing what is there without a second lookup.
     func probe(_ key: String) -> Probe {
-        probe(key, hash: key.hashValue)
+        if let known = recentProbe(of: key) { return known }
+        return probe(key, hash: key.hashValue)
     }
 
     /// `probe(_:)` with the key's hash computed already.
     func probe(_ key: String, hash: Int) -> Probe {
+        if let known = recentProbe(of: key) { return known }
         let found = find(key, hash: hash)
         return Probe(hash: hash, slot: found.slot, position: found.position)
+    }
+
+    /// Makes the key `probe` found the one the next probe checks first.
+    mutating func remember(_ probe: Probe) {
+        guard let position = probe.position else { return }
+        recent = (position, probe.slot, probe.hash)
+    }
+
+    /// The probe of `key` when it is the key remembered last and still stored where it was.
+    @inline(__always)
+    private func recentProbe(of key: String) -> Probe? {
+        let (position, slot, hash) = recent
+        guard position >= 0, position < keys.count, slot < slots.count,
+            slots[slot] & 0xFFFF_FFFF == UInt64(position + 1),
+            keys[position] == key
+        else { return nil }
+        return Probe(hash: hash, slot: slot, position: position)
     }
 
     /// The value at a position a probe found.
@@ -228,6 +254,7 @@ struct ResultTable<Value> {
         if slots[slot] == Self.tombstone { tombstones -= 1 }
         slots[slot] = Self.word(hash: hash, position: position)
         count += 1
+        recent = (position, slot, hash)
         return position
     }
 
@@ -263,6 +290,7 @@ struct ResultTable<Value> {
         }
         slots = Array(repeating: 0, count: slotCount)
         tombstones = 0
+        recent = (-1, 0, 0)
         let mask = slotCount - 1
         for position in keys.indices {
             let hash = keys[position].hashValue

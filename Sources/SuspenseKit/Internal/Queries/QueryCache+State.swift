@@ -198,22 +198,16 @@ extension QueryCache {
             _ key: String, hash: Int? = nil, _ change: (inout InFlightQuery) -> R
         ) -> R? {
             let probe = hash.map { table.probe(key, hash: $0) } ?? table.probe(key)
-            guard let position = probe.position, case .running(var run) = table[position: position] else { return nil }
+            guard let position = probe.position, case .running = table[position: position] else { return nil }
+            return updateRun(at: position, change)
+        }
+
+        /// Changes the run at `position`, which a probe found running.
+        mutating func updateRun<R>(at position: Int, _ change: (inout InFlightQuery) -> R) -> R {
+            guard case .running(var run) = table[position: position] else { preconditionFailure("not running") }
             let result = change(&run)
             table[position: position] = .running(run)
             return result
-        }
-
-        /// Adds `mailbox` to the renders the run at `position` delivers to; returns whether it
-        /// was among them already (its own run, started on the immediate path).
-        mutating func joinRun(at position: Int, mailbox: QueryMailbox) -> Bool {
-            guard case .running(var run) = table[position: position] else { preconditionFailure("not running") }
-            let isOwn = run.mailboxes.contains(mailbox)
-            if !isOwn {
-                run.mailboxes.insert(mailbox)
-                table[position: position] = .running(run)
-            }
-            return isOwn
         }
 
         /// Starts a run of `key`, which `probe` found empty.

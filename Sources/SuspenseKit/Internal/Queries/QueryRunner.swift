@@ -84,7 +84,10 @@ extension QueryCache {
                     return .stored(result)
                 }
                 // Started by this render on the immediate path: it waits on its own run.
-                let isOwn = state.joinRun(at: probe.position!, mailbox: mailbox)
+                let isOwn = state.updateRun(at: probe.position!) { running in
+                    defer { running.mailboxes.insert(mailbox) }
+                    return running.mailboxes.contains(mailbox)
+                }
                 if !isOwn { state.coalesced += 1 }
                 return isOwn ? .started : .joined
             case nil:

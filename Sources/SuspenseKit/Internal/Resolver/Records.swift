@@ -192,8 +192,9 @@ struct Records {
         var pending = suspenses[suspense].slots.filter { slots[$0].isPending }
         if pending.count > 1 {
             // Each slot's link made once, not in every comparison.
-            let links = Dictionary(uniqueKeysWithValues: pending.map { ($0, slots[$0].position.link) })
-            pending.sort { PositionLink.precedes(links[$0]!, links[$1]!) }
+            pending = pending.map { ($0, slots[$0].position.link) }
+                .sorted { PositionLink.precedes($0.1, $1.1) }
+                .map(\.0)
         }
         var seen = Set<String>()
         var labels: [String] = []

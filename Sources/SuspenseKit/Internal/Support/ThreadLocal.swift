@@ -20,7 +20,7 @@ struct UnretainedThreadLocal<Object: AnyObject>: @unchecked Sendable {
 
     /// This thread's object, if one is set.
     var value: Object? {
-        pthread_getspecific(key).map { Unmanaged<Object>.fromOpaque($0).takeUnretainedValue() }
+        unmanaged?.takeUnretainedValue()
     }
 
     /// This thread's object, if one is set, not retained.

@@ -31,9 +31,6 @@ final class QueryMailbox: Sendable {
     private let awaitingCount = Atomic<Int>(0)
     /// Whether `kept` holds anything: reads skip the lock when not.
     private let keepsAny = Atomic<Bool>(false)
-    /// How many keys `failureLog` holds, read without the lock: the render reads it for every
-    /// component it evaluates again.
-    private let failuresLogged = Atomic<Int>(0)
 
     /// A component of the render started `key` at once and it did not finish at once: its
     /// result reaches the render through this mailbox, and until the render applies it, every
@@ -100,7 +97,6 @@ final class QueryMailbox: Sendable {
     func noteFailure(_ key: String, keeping error: (any Error)? = nil) {
         state.withLock { state in
             state.failureLog.append(key)
-            failuresLogged.store(state.failureLog.count, ordering: .relaxed)
             if let error, !state.isClosed { keep(.failure(error), for: key, in: &state) }
         }
     }
@@ -138,7 +134,7 @@ final class QueryMailbox: Sendable {
 
     /// How many failures the render met so far.
     var failureCount: Int {
-        failuresLogged.load(ordering: .relaxed)
+        state.withLock { $0.failureLog.count }
     }
 
     /// The failures met since the render had met `count`, to forget (`QueryCache.dropFailures`).
@@ -157,10 +153,7 @@ final class QueryMailbox: Sendable {
     /// The keys whose failure the render met.
     func takeFailedKeys() -> Set<String> {
         state.withLock { state in
-            defer {
-                state.failureLog = []
-                failuresLogged.store(0, ordering: .relaxed)
-            }
+            defer { state.failureLog = [] }
             return Set(state.failureLog)
         }
     }

@@ -35,17 +35,27 @@ extension _Resolver {
         }
         for slot in slots where records.slots[slot].isPending {
             let target = records.slots[slot].deliversTo
-            switch (target >= 0, result) {
-            case (true, .success(let value)):
-                deliver(value, to: target)
-            case (true, .failure(let error)):
-                // A keyless query failed: the error surfaces at the component that threw it.
-                let record = records.slots[slot]
-                route(error, at: record.context, path: record.errorPath)
-            case (false, _):
+            // The result is looked at only for a typed Suspense, out of line: a switch over it
+            // here copied it (its existential and a retain) for every slot made again.
+            if target < 0 {
                 rerun(slot)
+            } else {
+                deliver(result, from: slot, to: target)
             }
             if failures.uncaught != nil { return }
+        }
+    }
+
+    /// Gives a typed Suspense the result of the keyless query `slot` waited on.
+    @inline(never)
+    private func deliver(_ result: Result<any Sendable, any Error>, from slot: SlotIndex, to target: SuspenseIndex) {
+        switch result {
+        case .success(let value):
+            deliver(value, to: target)
+        case .failure(let error):
+            // A keyless query failed: the error surfaces at the component that threw it.
+            let record = records.slots[slot]
+            route(error, at: record.context, path: record.errorPath)
         }
     }
 

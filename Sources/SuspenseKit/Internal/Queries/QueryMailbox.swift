@@ -18,17 +18,17 @@ final class QueryMailbox: Sendable {
         /// a cache that drops failures forgets when the render ends, and what an ErrorBoundary
         /// that tries again forgets of the failures met beneath it.
         var failureLog: [String] = []
-        /// Keys the render's components started on the immediate path that did not finish at
-        /// once, until the render applies their result.
-        var awaiting: Set<String> = []
         /// The results delivered to the render and the failures it met, by key, when its cache
         /// may forget them before the render ends (see `QueryCache.rendersKeepResults`).
         var kept: [String: QueryCache.Entry] = [:]
     }
 
     private let state = Locked(State())
-    /// How many keys `awaiting` holds: reads skip the lock when none.
-    private let awaitingCount = Atomic<Int>(0)
+    /// Keys the render's components started on the immediate path that did not finish at once,
+    /// until the render applies their result. Only the render's own task reads and changes it
+    /// (its components as they read, its runner as it applies): no query does, so it takes no
+    /// lock (three lock round trips per suspended component did).
+    nonisolated(unsafe) private var awaiting: Set<String> = []
     /// Whether `kept` holds anything: reads skip the lock when not.
     private let keepsAny = Atomic<Bool>(false)
 
@@ -37,42 +37,35 @@ final class QueryMailbox: Sendable {
     /// component of the render that reads the key suspends on it, even if the result is stored
     /// already. So which components show their fallback never depends on timing.
     func noteAwaiting(_ key: String) {
-        state.withLock { state in
-            if state.awaiting.insert(key).inserted { awaitingCount.add(1, ordering: .relaxed) }
-        }
+        awaiting.insert(key)
     }
 
     /// Makes room for `count` keys started at once, so that the set does not rehash as it grows.
     func reserveAwaiting(_ count: Int) {
         guard count > 0 else { return }
-        state.withLock { $0.awaiting.reserveCapacity(count) }
+        awaiting.reserveCapacity(count)
     }
 
     /// How many keys `awaiting` holds before it grows.
     var awaitingCapacity: Int {
-        state.withLock { $0.awaiting.capacity }
+        awaiting.capacity
     }
 
     /// Whether the render waits on `key` through `noteAwaiting`.
     func isAwaiting(_ key: String) -> Bool {
-        if awaitingCount.load(ordering: .relaxed) == 0 { return false }
-        return state.withLock { $0.awaiting.contains(key) }
+        !awaiting.isEmpty && awaiting.contains(key)
     }
 
-    /// The render applied the result of `key`.
-    func applied(_ key: String) {
-        state.withLock { state in
-            if state.awaiting.remove(key) != nil { awaitingCount.subtract(1, ordering: .relaxed) }
-        }
+    /// The render applied the result of `key`; returns whether it was awaiting it.
+    @discardableResult
+    func applied(_ key: String) -> Bool {
+        !awaiting.isEmpty && awaiting.remove(key) != nil
     }
 
     /// The keys still awaited, for the render to leave when it ends.
     func takeAwaiting() -> Set<String> {
-        state.withLock { state in
-            awaitingCount.subtract(state.awaiting.count, ordering: .relaxed)
-            defer { state.awaiting = [] }
-            return state.awaiting
-        }
+        defer { awaiting = [] }
+        return awaiting
     }
 
     /// Delivers a query's result to the render. With `keeping`, a key's result also stays

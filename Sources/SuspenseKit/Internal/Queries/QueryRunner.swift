@@ -250,10 +250,11 @@ final class QueryRunner {
     func start(_ query: WaitTable.NewQuery) -> Bool {
         switch query.id {
         case .key(let key):
+            // Started by this render's component at once: its result comes to the mailbox, which
+            // keeps the key until the render applies it (not kept twice, here too).
+            if mailbox.isAwaiting(key) { return false }
             // Already waited on by this render (its slots were discarded, then another asked).
             guard keys.insert(key).inserted else { return false }
-            // Started by this render's component at once: its result comes to the mailbox.
-            if mailbox.isAwaiting(key) { return false }
             // Delivered to this render already, and kept for it: the same result again, even
             // though the cache may have forgotten it.
             if let result = mailbox.kept(key)?.result {
@@ -287,8 +288,8 @@ final class QueryRunner {
         if failed, case .key(let key) = query { mailbox.noteFailure(key) }
         switch query {
         case .key(let key):
-            keys.remove(key)
             mailbox.applied(key)
+            if !keys.isEmpty { keys.remove(key) }
         case .anonymous(let number): anonymous[number] = nil
         }
     }
@@ -298,8 +299,9 @@ final class QueryRunner {
         switch query {
         case .key(let key):
             // A later reader of the key joins it afresh instead of waiting on this mailbox.
-            mailbox.applied(key)
-            if keys.remove(key) != nil, let task = cache.leave(key, mailbox: mailbox) {
+            let wasStartedHere = mailbox.applied(key)
+            let wasJoined = !keys.isEmpty && keys.remove(key) != nil
+            if wasStartedHere || wasJoined, let task = cache.leave(key, mailbox: mailbox) {
                 cancelled.append(task)
             }
         case .anonymous(let number):

@@ -89,10 +89,13 @@ import Testing
         _ = try await render(SuspendingList(count: 250), as: .plain)
         // 500 components suspended, on 250 distinct keys.
         #expect(RenderSizeHints.size(of: SuspendingList.self)?.waits == 250)
+        // And each of the 500 components left a slot record.
+        #expect(RenderSizeHints.size(of: SuspendingList.self)?.slots == 500)
         // Queries that answer at once suspend nobody: no room is asked for. (A root type of its
         // own: the hints are global, and tests run in parallel.)
         _ = try await render(InstantList(), as: .plain)
         #expect(RenderSizeHints.size(of: InstantList.self)?.waits == 0)
+        #expect(RenderSizeHints.size(of: InstantList.self)?.slots == 0)
     }
 
     private struct InstantList: Component {
@@ -108,6 +111,12 @@ import Testing
         let mailbox = QueryMailbox()
         mailbox.reserveAwaiting(3_000)
         #expect(mailbox.awaitingCapacity >= 3_000)
+    }
+
+    @Test func theSlotRecordsReserveWhatTheHintSays() {
+        var records = Records()
+        records.reserve(RenderSizeHints.Size(records: 0, bytes: 0, slots: 4_000))
+        #expect(records.slots.capacity >= 4_000)
     }
 
     @Test func anArenaReservesWhatTheHintSays() {

@@ -37,6 +37,7 @@ extension _Resolver {
         let cacheStartedEmpty = cache.storedCount == 0
         if let hint = RenderSizeHints.size(of: C.self) {
             resolver.nodes.reserve(hint)
+            resolver.records.reserve(hint)
             if cacheStartedEmpty { cache.reserveIfEmpty(hint.queries) }
             // Tables keyed by the queries components suspend on: reserved, not rehashed as they grow.
             resolver.waits.reserve(hint.waits)
@@ -53,7 +54,8 @@ extension _Resolver {
             RenderSizeHints.record(
                 .init(
                     records: resolver.nodes.records.count, bytes: resolver.nodes.bytes.count,
-                    queries: cacheStartedEmpty ? cache.storedCount : 0, waits: resolver.waits.queriesWaitedOn),
+                    queries: cacheStartedEmpty ? cache.storedCount : 0, waits: resolver.waits.queriesWaitedOn,
+                    slots: resolver.records.slots.count),
                 of: C.self)
             await timers.stop()
             await runner.finish(waitingForCancelled: !resolver.timing.deadlinePassed)

@@ -16,6 +16,8 @@ enum RenderSizeHints {
         var queries: Int = 0
         /// How many queries its components suspended on (the wait table's keys).
         var waits: Int = 0
+        /// How many times its components suspended (the slot records).
+        var slots: Int = 0
     }
 
     private static let table = Locked<[ObjectIdentifier: Size]>([:])

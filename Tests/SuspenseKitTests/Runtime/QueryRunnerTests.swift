@@ -126,7 +126,8 @@ private struct Reader: Component {
         let resolver = _Resolver(cache: cache, options: RenderOptions())
         let runner = QueryRunner(cache: cache, mailbox: resolver.scope.mailbox)
         resolver.evaluateRoot { page }
-        for new in resolver.waits.takeDiscovered() { _ = runner.start(new) }
+        var discovered = resolver.waits.takeDiscovered()
+        for index in discovered.indices { _ = runner.start(&discovered[index]) }
         try await waitUntil("both queries to start", seconds: 60) { slow.runs.value == 1 && other.runs.value == 1 }
         let first = try #require(resolver.records.suspenses.firstIndex { $0.id.description == "0" })
         for query in resolver.stopWaiting(for: first) { runner.cancel(query) }

@@ -246,8 +246,9 @@ final class QueryRunner {
         keys.reserveCapacity(count)
     }
 
-    /// Starts or joins a query; returns whether it joined a run of another render.
-    func start(_ query: WaitTable.NewQuery) -> Bool {
+    /// Starts or joins a query; returns whether it joined a run of another render. The query is
+    /// read in place, not changed (`inout`: a borrow of an array's element copied it).
+    func start(_ query: inout WaitTable.NewQuery) -> Bool {
         switch query.id {
         case .key(let key):
             // Started by this render's component at once: its result comes to the mailbox, which

@@ -133,11 +133,15 @@ extension _Resolver {
             // Every query discovered now was discovered by the pass that just ended (`pass`
             // checks that none is left from an earlier one): it carries that pass's cause.
             let cause = resolver.passCause
-            for new in resolver.waits.takeDiscovered() {
-                if options.deliveryOrder == .discovery, queued.insert(new.id).inserted { order.append(new.id) }
-                cancelled.remove(new.id)
-                let joined = runner.start(new)
-                events.emit(.queryStarted(new.label, joined: joined, cause: cause))
+            // Each read where it is: a loop over the array copied each one (its label, promise
+            // and stub retained, then released again with the array).
+            var discovered = resolver.waits.takeDiscovered()
+            for index in discovered.indices {
+                let id = discovered[index].id
+                if options.deliveryOrder == .discovery, queued.insert(id).inserted { order.append(id) }
+                if !cancelled.isEmpty { cancelled.remove(id) }
+                let joined = runner.start(&discovered[index])
+                events.emit(.queryStarted(discovered[index].label, joined: joined, cause: cause))
             }
             // Timeouts run while their Suspense shows its fallback; a hold ends when its Suspense
             // resolved (the root's: when the shell was sent).
@@ -222,8 +226,15 @@ extension _Resolver {
             // waiting for another delivery.
             if ready.isEmpty {
                 guard !Task.isCancelled, var deliveries = await runner.mailbox.next() else { break loop }
-                // Results that arrived while this task was being woken come along.
-                deliveries.append(contentsOf: runner.mailbox.takeArrived())
+                // Results that arrived while this task was being woken come along, the smaller
+                // list copied into the larger one (appending copies each result appended).
+                var later = runner.mailbox.takeArrived()
+                if later.count > deliveries.count {
+                    later.insert(contentsOf: deliveries, at: 0)
+                    swap(&deliveries, &later)
+                } else if !later.isEmpty {
+                    deliveries.append(contentsOf: later)
+                }
                 switch options.deliveryOrder {
                 case .completion: received = deliveries
                 case .discovery: for (query, result) in deliveries { arrived[query] = result }
@@ -233,8 +244,9 @@ extension _Resolver {
             // Nobody observes the passes (a whole render): the results that arrived together
             // are applied in one pass, since only the final tree is read.
             if events.isEmpty, options.deliveryOrder == .completion, ready.count > 1 {
-                for (query, result) in ready {
-                    if case .failure = result { runner.finished(query, failed: true) } else { runner.finished(query) }
+                // Read where they are: a loop over the pairs copied each one.
+                for index in ready.indices {
+                    runner.finished(ready[index].0, failed: ready[index].1.isFailure)
                 }
                 resolver.apply(ready)
                 if let error = resolver.failures.uncaught { throw error }
@@ -310,5 +322,13 @@ struct EventSink {
         for observer in observers {
             observer.observe(event)
         }
+    }
+}
+
+extension Result {
+    /// Whether this is a failure, read without copying the result out.
+    var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
     }
 }

@@ -16,8 +16,9 @@ extension _Resolver {
     func apply(_ results: [(QueryID, Result<any Sendable, any Error>)]) {
         guard let first = results.first else { return }
         pass(waits.cause(applying: first.0)) {
-            for (query, result) in results {
-                applyInPass(result, for: query)
+            // Read where they are: a loop over the pairs copied each one.
+            for index in results.indices {
+                applyInPass(results[index].1, for: results[index].0)
                 if failures.uncaught != nil { return }
             }
         }

@@ -114,6 +114,32 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
         #expect(made.value == 22)
     }
 
+    private struct Parent: Component {
+        let made: Counter
+        var body: some Component {
+            ForEach(0..<3) { index in try Reads(key: "shared-path/\(index)", value: index, made: made) }
+        }
+    }
+
+    @Test func theSlotsOfOneParentShareItsPath() throws {
+        let resolver = _Resolver(cache: QueryCache(), options: RenderOptions())
+        let made = Counter()
+        resolver.evaluateRoot {
+            Suspense {
+                Parent(made: made)
+            } fallback: {
+                Text("loading")
+            }
+        }
+        let slots = resolver.records.slots
+        #expect(slots.count == 3 && made.value == 3)
+        // One link for the parent's name, shared: each slot's copy of an unsealed path made a
+        // link of its own when the slot was evaluated again.
+        let first = try #require(slots.first).context.path
+        #expect(first.names.last == "Parent")
+        #expect(slots.allSatisfy { $0.context.path.sharesLink(with: first) })
+    }
+
     @Test func aRunKeepsItsRendersInlineAndInATable() {
         let (a, b, c) = (QueryMailbox(), QueryMailbox(), QueryMailbox())
         var renders = Subscribers()

@@ -49,6 +49,12 @@ struct ComponentPath: Sendable {
         return copy
     }
 
+    /// Whether `other` holds its names in the same shared link, with none inline: copies that
+    /// cost no link of their own when a child is made below them.
+    func sharesLink(with other: ComponentPath) -> Bool {
+        last == nil && other.last == nil && sealed === other.sealed
+    }
+
     /// The last name, without walking the path: O(1), where `names` is O(depth).
     var lastName: String? {
         last ?? sealed?.name

@@ -38,6 +38,10 @@ extension _Resolver {
         let target = try deliveryTarget(of: promise, from: context.suspense, component: component, errorPath: errorPath)
         let (query, label) = identify(promise)
         let node = nodes.makeFragment()
+        // Sealed before the slot keeps a copy, as making a child would seal it: the slots of one
+        // parent then share its link, where each slot's copy made a link of its own when the
+        // slot was evaluated again.
+        context.path.sealLast()
         var slotContext = context
         slotContext.parent = node
         nodes.link(node, to: context.parent)

@@ -66,10 +66,8 @@ extension QueryCache {
             let probe = table.probe(key)
             guard let position = probe.position else { return (probe, nil, false) }
             // Only the entry is copied out, not the cell (a run's bookkeeping, for a running key).
-            let entry: Entry
-            switch table[position: position] {
-            case .stored(let stored): entry = stored
-            case .running: return (probe, .running, false)
+            guard case .stored(let entry) = Self.found(in: &table[position: position]) else {
+                return (probe, .running, false)
             }
             var isStale = false
             if let now, let lifetime, let stored = storedAt[key] {
@@ -93,6 +91,19 @@ extension QueryCache {
         enum Found {
             case stored(Entry)
             case running
+        }
+
+        /// What `cell` holds: its entry, copied out, or `.running`. The cell is moved out and back,
+        /// not copied: matching it where it is copied all of it first, a run's bookkeeping too.
+        static func found(in cell: inout Cell) -> Found {
+            switch consume cell {
+            case .stored(let entry):
+                cell = .stored(entry)
+                return .stored(entry)
+            case .running(let running):
+                cell = .running(running)
+                return .running
+            }
         }
 
         /// What is stored under `key` at `now`: not a run in flight.
@@ -198,16 +209,30 @@ extension QueryCache {
             _ key: String, hash: Int? = nil, _ change: (inout InFlightQuery) -> R
         ) -> R? {
             let probe = hash.map { table.probe(key, hash: $0) } ?? table.probe(key)
-            guard let position = probe.position, case .running = table[position: position] else { return nil }
-            return updateRun(at: position, change)
+            guard let position = probe.position else { return nil }
+            return Self.updateRun(in: &table[position: position], change)
         }
 
         /// Changes the run at `position`, which a probe found running.
         mutating func updateRun<R>(at position: Int, _ change: (inout InFlightQuery) -> R) -> R {
-            guard case .running(var run) = table[position: position] else { preconditionFailure("not running") }
-            let result = change(&run)
-            table[position: position] = .running(run)
+            guard let result = Self.updateRun(in: &table[position: position], change) else {
+                preconditionFailure("not running")
+            }
             return result
+        }
+
+        /// Changes the run `cell` holds, moved out of the cell and back rather than copied (a
+        /// copy retained its task and its renders); nil when the cell holds a result.
+        private static func updateRun<R>(in cell: inout Cell, _ change: (inout InFlightQuery) -> R) -> R? {
+            switch consume cell {
+            case .stored(let entry):
+                cell = .stored(entry)
+                return nil
+            case .running(var running):
+                let result = change(&running)
+                cell = .running(running)
+                return result
+            }
         }
 
         /// Starts a run of `key`, which `probe` found empty.

@@ -59,6 +59,13 @@ extension _Resolver {
         if new.environment != published { publishEnvironment() }
     }
 
+    /// Exchanges the context with `other`, as `replaceContext` would replace it, without a copy.
+    func swapContext(with other: inout EvaluationContext) {
+        let published = context.environment
+        swap(&context, &other)
+        if context.environment != published { publishEnvironment() }
+    }
+
     /// Makes the context's environment the one components being made read.
     private func publishEnvironment() {
         let values = records.environments[context.environment]

@@ -138,12 +138,14 @@ extension _Resolver {
     func inPlace(of slot: SlotIndex, _ body: () -> Void) {
         let savedMark = failures.mark
         failures.mark = scope.mailbox.failureCount
-        let saved = context
-        replaceContext(with: records.slots[slot].context)
+        // Swapped in and out: one copy of the slot's context (the record keeps its own), where
+        // saving, replacing and restoring the context copied it three times.
+        var other = records.slots[slot].context
+        swapContext(with: &other)
         positions.enterRegion(records.slots[slot].position, claimed: records.slots[slot].positionClaimed)
         defer {
             positions.pop()
-            replaceContext(with: saved)
+            swapContext(with: &other)
             failures.mark = savedMark
         }
         body()

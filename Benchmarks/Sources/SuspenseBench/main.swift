@@ -198,6 +198,7 @@ func profileOnce(_ workload: String, items: Int, printing: Bool = false) async t
     case "streamed-page": output = try await Workloads.streamedPage(count: items)
     case "streamed-boundaries": output = try await Workloads.streamedBoundaries(count: items)
     case "yielding": output = try await Workloads.yieldingItems(count: items)
+    case "slow": output = try await Workloads.slowSiblings(count: items, delay: .milliseconds(50))  // benchmark 3
     case "sleeping":
         // Benchmark 6: a hundred components on each key, each query sleeping 1 ms.
         output = try await Workloads.sleepingKeys(count: items, keys: max(items / 100, 1), delay: .milliseconds(1))

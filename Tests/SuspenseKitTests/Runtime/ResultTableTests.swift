@@ -111,4 +111,40 @@ import Testing
             #expect(value(of: table.probe(key).position.map { table[position: $0] }) == reference[key], "\(key)")
         }
     }
+
+    /// A probe told where a key was (a run's completion, told where its run started) finds what
+    /// a dictionary has, however the key moved since: removed, stored again elsewhere, or moved by
+    /// a compaction or by growth.
+    @Test(arguments: [4, 64, 3_000])
+    func probesNearAnOldPlaceAgreeWithADictionary(keySpace: Int) {
+        var table = ResultTable<QueryCache.Entry>()
+        var reference: [String: Int] = [:]
+        var places: [String: ResultTable<QueryCache.Entry>.Place] = [:]
+        var generator = Generator(state: UInt64(keySpace) &* 13)
+        for step in 0..<30_000 {
+            let key = "key/\(generator.next(keySpace))"
+            // Probed near the place noted when it was last stored, or near another key's.
+            let near = places[key] ?? places.values.first ?? table.recentPlace
+            let probe = table.probe(key, hash: key.hashValue, near: near)
+            #expect(probe.position == table.probe(key).position, "\(key) at step \(step)")
+            #expect((probe.position != nil) == (reference[key] != nil), "\(key) at step \(step)")
+            if generator.next(10) < 6 {
+                if let position = probe.position {
+                    table[position: position] = .value(step)
+                } else {
+                    table.insert(key, .value(step), at: probe)
+                    places[key] = table.recentPlace
+                }
+                reference[key] = step
+            } else {
+                table.remove(at: probe)
+                reference[key] = nil
+            }
+        }
+        for index in 0..<keySpace {
+            let key = "key/\(index)"
+            let found = places[key].map { table.probe(key, hash: key.hashValue, near: $0) } ?? table.probe(key)
+            #expect(value(of: found.position.map { table[position: $0] }) == reference[key], "\(key)")
+        }
+    }
 }

@@ -83,6 +83,8 @@ struct _QueryStart: Sendable {
     let run: UInt64
     /// The key's hash, for the run to find its place in the cache again at once.
     let hash: Int
+    /// Where the run is in the cache's table, for its completion to look there first.
+    let place: ResultTable<QueryCache.Cell>.Place
 }
 
 extension QueryCache {
@@ -147,9 +149,10 @@ extension QueryCache {
                 if !startsRuns || (!state.stubs.isEmpty && state.stubs[key] != nil) { return .suspend }
                 state.misses += 1
                 state.nextRun += 1
-                state.startRunning(key, InFlightQuery(startingRun: state.nextRun), at: probe)
+                let place = state.startRunning(key, InFlightQuery(startingRun: state.nextRun), at: probe)
                 return .start(
-                    _QueryStart(cache: self, mailbox: mailbox, key: key, run: state.nextRun, hash: probe.hash))
+                    _QueryStart(
+                        cache: self, mailbox: mailbox, key: key, run: state.nextRun, hash: probe.hash, place: place))
             }
         }
         switch found {
@@ -201,7 +204,7 @@ extension QueryCache {
     @usableFromInline
     static func _finish(_ start: _QueryStart, value: consuming any Sendable) -> Bool {
         // Moved into the cache's table: no copy of the value for a run nobody else waits on.
-        start.cache.complete(start.key, run: start.run, hash: start.hash, entry: .value(value))
+        start.cache.complete(start.key, run: start.run, hash: start.hash, near: start.place, entry: .value(value))
             && ImmediateStart.current.finished(start.run, of: start.cache, failure: nil)
     }
 
@@ -210,7 +213,9 @@ extension QueryCache {
     @usableFromInline
     static func _finish(_ start: _QueryStart, failure error: any Error) {
         let failure = queryFailure(error, query: start.key)
-        if start.cache.complete(start.key, run: start.run, hash: start.hash, entry: .failure(failure)) {
+        if start.cache.complete(
+            start.key, run: start.run, hash: start.hash, near: start.place, entry: .failure(failure))
+        {
             _ = ImmediateStart.current.finished(start.run, of: start.cache, failure: failure)
         }
     }

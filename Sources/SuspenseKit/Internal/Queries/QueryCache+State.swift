@@ -235,10 +235,14 @@ extension QueryCache {
             }
         }
 
-        /// Starts a run of `key`, which `probe` found empty.
-        mutating func startRunning(_ key: String, _ run: InFlightQuery, at probe: ResultTable<Cell>.Probe) {
+        /// Starts a run of `key`, which `probe` found empty; returns where the run is.
+        @discardableResult
+        mutating func startRunning(
+            _ key: String, _ run: InFlightQuery, at probe: ResultTable<Cell>.Probe
+        ) -> ResultTable<Cell>.Place {
             table.insert(key, .running(run), at: probe)
             runningCount += 1
+            return table.recentPlace
         }
 
         /// Ends the run of `key` in flight, storing nothing.

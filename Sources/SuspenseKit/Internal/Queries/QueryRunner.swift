@@ -128,9 +128,12 @@ extension QueryCache {
 
     /// `complete(_:run:hash:with:)` with the result as it is stored: moved into the table, and
     /// copied only for the renders it is delivered to (none, for a run that finished inside its
-    /// start).
+    /// start). `place`, where the run was when it started, is looked at first: while nothing
+    /// moved it, the run is found without walking the index.
     @discardableResult
-    func complete(_ key: String, run: UInt64, hash: Int, entry: consuming Entry) -> Bool {
+    func complete(
+        _ key: String, run: UInt64, hash: Int, near place: ResultTable<Cell>.Place? = nil, entry: consuming Entry
+    ) -> Bool {
         let now = now()
         var pending: Entry? = consume entry
         var stored = false
@@ -138,7 +141,7 @@ extension QueryCache {
         var refreshFailure: (any Error)?
         let delivery: (Subscribers, Result<any Sendable, any Error>)? = state.withLock { state in
             // One lookup: the run's cell becomes its result.
-            let probe = state.table.probe(key, hash: hash)
+            let probe = place.map { state.table.probe(key, hash: hash, near: $0) } ?? state.table.probe(key, hash: hash)
             guard let position = probe.position, case .running(let running) = state.table[position: position],
                 running.run == run, let entry = pending.take()
             else { return nil }

@@ -122,6 +122,25 @@ struct ResultTable<Value> {
         return Probe(hash: hash, slot: found.slot, position: found.position)
     }
 
+    /// Where a key is: its position and its slot in the index, as a probe found or an insert
+    /// left it. A later probe told to look there first checks that the key is still there.
+    struct Place: Sendable {
+        let position: Int
+        let slot: Int
+    }
+
+    /// Where the key found or stored last is.
+    var recentPlace: Place {
+        Place(position: recent.position, slot: recent.slot)
+    }
+
+    /// `probe(_:hash:)`, looking first at `place`, where the key was: one comparison of the key
+    /// instead of a walk of the index, while nothing moved it (a rebuild, a removal).
+    func probe(_ key: String, hash: Int, near place: Place) -> Probe {
+        if let known = probe(of: key, at: place.position, slot: place.slot, hash: hash) { return known }
+        return probe(key, hash: hash)
+    }
+
     /// Makes the key `probe` found the one the next probe checks first.
     mutating func remember(_ probe: Probe) {
         guard let position = probe.position else { return }
@@ -132,7 +151,13 @@ struct ResultTable<Value> {
     @inline(__always)
     private func recentProbe(of key: String) -> Probe? {
         let (position, slot, hash) = recent
-        guard position >= 0, position < keys.count, slot < slots.count,
+        return probe(of: key, at: position, slot: slot, hash: hash)
+    }
+
+    /// The probe of `key` when it is stored at `position`, indexed at `slot`.
+    @inline(__always)
+    private func probe(of key: String, at position: Int, slot: Int, hash: Int) -> Probe? {
+        guard position >= 0, position < keys.count, slot >= 0, slot < slots.count,
             slots[slot] & 0xFFFF_FFFF == UInt64(position + 1),
             keys[position] == key
         else { return nil }

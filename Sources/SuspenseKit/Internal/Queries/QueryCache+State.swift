@@ -210,15 +210,13 @@ extension QueryCache {
         ) -> R? {
             let probe = hash.map { table.probe(key, hash: $0) } ?? table.probe(key)
             guard let position = probe.position else { return nil }
-            return Self.updateRun(in: &table[position: position], change)
+            return updateRun(at: position, change)
         }
 
-        /// Changes the run at `position`, which a probe found running.
-        mutating func updateRun<R>(at position: Int, _ change: (inout InFlightQuery) -> R) -> R {
-            guard let result = Self.updateRun(in: &table[position: position], change) else {
-                preconditionFailure("not running")
-            }
-            return result
+        /// Changes (or reads) the run at `position`, a position a probe found; nil when a result
+        /// is stored there.
+        mutating func updateRun<R>(at position: Int, _ change: (inout InFlightQuery) -> R) -> R? {
+            Self.updateRun(in: &table[position: position], change)
         }
 
         /// Changes the run `cell` holds, moved out of the cell and back rather than copied (a

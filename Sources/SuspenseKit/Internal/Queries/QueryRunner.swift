@@ -83,11 +83,12 @@ extension QueryCache {
                     state.hits += 1
                     return .stored(result)
                 }
-                // Started by this render on the immediate path: it waits on its own run.
+                // Started by this render on the immediate path: it waits on its own run. (Running:
+                // `lookUp` found it so.)
                 let isOwn = state.updateRun(at: probe.position!) { running in
                     defer { running.mailboxes.insert(mailbox) }
                     return running.mailboxes.contains(mailbox)
-                }
+                }!
                 if !isOwn { state.coalesced += 1 }
                 return isOwn ? .started : .joined
             case nil:
@@ -142,29 +143,32 @@ extension QueryCache {
         let delivery: (Subscribers, Result<any Sendable, any Error>)? = state.withLock { state in
             // One lookup: the run's cell becomes its result.
             let probe = place.map { state.table.probe(key, hash: hash, near: $0) } ?? state.table.probe(key, hash: hash)
-            guard let position = probe.position, case .running(let running) = state.table[position: position],
-                running.run == run, let entry = pending.take()
+            // The run read where it is: a copy of it retained its task.
+            guard let position = probe.position,
+                case let (found, mailboxes, isRefresh, isInvalidated)? = state.updateRun(
+                    at: position, { ($0.run, $0.mailboxes, $0.isRefresh, $0.isInvalidated) }),
+                found == run, let entry = pending.take()
             else { return nil }
-            let delivery = running.mailboxes.isEmpty ? nil : (running.mailboxes, entry.result)
+            let delivery = mailboxes.isEmpty ? nil : (mailboxes, entry.result)
             stored = true
             state.runningCount -= 1
-            if running.isRefresh, case .failure(let error) = entry {
+            if isRefresh, case .failure(let error) = entry {
                 state.refreshFailures += 1
                 refreshFailure = error
                 // Fail-safe: the stale value stays, and is not refreshed again before the back-off.
-                if !running.isInvalidated, let stale = state.storedWhileRunning(key, now: now) {
+                if !isInvalidated, let stale = state.storedWhileRunning(key, now: now) {
                     state.storedWhileRunning[key] = nil
                     state.table[position: position] = .stored(stale)
                     state.table.markUsed(position)
                     if let now, let backoff = refreshes?.backoff {
                         state.refreshBlockedUntil[key] = now.saturatingAdding(backoff)
                     }
-                    return running.mailboxes.isEmpty ? nil : (running.mailboxes, stale.result)
+                    return mailboxes.isEmpty ? nil : (mailboxes, stale.result)
                 }
             }
             // A refresh's failure with no stale value left is not stored either: the next
             // reader runs the query, as on a miss.
-            if running.isInvalidated || refreshFailure != nil {
+            if isInvalidated || refreshFailure != nil {
                 discarded = true
                 // Stored by hand since: that is what the cache holds now.
                 if let byHand = state.storedWhileRunning.removeValue(forKey: key) {

@@ -6,7 +6,7 @@
 //                                                                   [--memory-items N] [--no-plot]
 //                                                                   [--only 1,2,…]
 //     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline|page|sleeping|
-//                             streamed-page|streamed-boundaries|yielding|table|streamed-table|
+//                             slow|streamed-page|streamed-boundaries|yielding|table|streamed-table|
 //                             table-baseline N [TIMES]
 //     SuspenseBench --rss suspending|sleeping|static-html N TIMES
 //     SuspenseBench --churn READS KEYS CAPACITY   (a shared cache under churn: BenchmarkTrees/Churn.swift)

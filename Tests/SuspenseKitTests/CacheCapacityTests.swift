@@ -101,7 +101,11 @@ struct CacheCapacityTests {
         let waiting = Task {
             try await render(Reader("slow", source: source, gate: gate, runs: runs), as: .plain, cache: cache)
         }
-        try await waitUntil("the query to start") { runs.value == 1 }
+        // Until the render waits on the run: a component starting it at once subscribes its
+        // render only when the start returns, after the query began (and counted its run).
+        try await waitUntil("the render to wait on the query") {
+            runs.value == 1 && cache.subscriberCount(of: "slow") == 1
+        }
         for index in 0..<5 { cache.store(index, for: "other \(index)") }
         #expect(cache.statistics.evictions == 4)
         #expect(cache.subscriberCount(of: "slow") == 1)

@@ -54,7 +54,7 @@ extension _Resolver {
             RenderSizeHints.record(
                 .init(
                     records: resolver.nodes.records.count, bytes: resolver.nodes.bytes.count,
-                    queries: cacheStartedEmpty ? cache.storedCount : 0, waits: resolver.waits.queriesWaitedOn,
+                    queries: cacheStartedEmpty ? resolver.storedAtEnd : 0, waits: resolver.waits.queriesWaitedOn,
                     slots: resolver.records.slots.count),
                 of: C.self)
             await timers.stop()
@@ -274,6 +274,9 @@ extension _Resolver {
         }
         if Task.isCancelled { throw CancellationError() }
         if !resolver.timing.deadlinePassed { try resolver.checkFinished() }
+        // The render's own cache is read by nobody from here on: its results go before the
+        // final tree is built, so that both are not held at once.
+        resolver.storedAtEnd = resolver.cache.renderEnded()
         let tree = mode.finalTree ? resolver.tree() : RenderTree()
         events.emit(.finished(tree))
         return tree

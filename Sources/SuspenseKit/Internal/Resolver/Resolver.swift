@@ -38,6 +38,8 @@ public final class _Resolver {
     let rootNode: NodeArena.ID
     let options: RenderOptions
     let cache: QueryCache
+    /// How many results the cache stored when the render's loop ended (for the size hints).
+    var storedAtEnd = 0
     /// The cache and mailbox components read queries through (`resolveValue(key:)`).
     let scope: RenderScope
     /// How many levels of evaluation the pass running now has on the machine stack; past

@@ -23,6 +23,9 @@ struct NodeArena {
     }
 
     var records: [Record] = []
+    /// The records of renders that ended, for the next render's arena (see ``SparePool``): up
+    /// to two, each from 1 MB (about 44,000 nodes) to 16 MB.
+    static let spareRecords = SparePool<Record>(maxKept: 2, minBytes: 1 << 20, maxBytes: 16 << 20)
     var bytes: [UInt8] = []
     var names = NameTable()
     var attributeLists: [[Attribute]] = []

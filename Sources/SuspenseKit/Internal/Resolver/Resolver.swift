@@ -78,6 +78,7 @@ public final class _Resolver {
         self.scope = RenderScope(cache: cache, mailbox: QueryMailbox(), clock: RenderClock(options.clock))
         self.options = options
         maxLevelsOnStack = max(1, options.levelsOnStack)
+        if let spare = NodeArena.spareRecords.take() { nodes.records = spare }
         rootNode = nodes.makeFragment()
         let rootScope = records.makeScope(parent: nil)
         context = EvaluationContext(
@@ -88,6 +89,10 @@ public final class _Resolver {
                 id: BoundaryID(nil), outer: nil, node: rootNode, contentNode: rootNode,
                 fallbackNode: rootNode, contentScope: rootScope, typedValueType: nil, content: nil,
                 fallback: nil))
+    }
+
+    deinit {
+        NodeArena.spareRecords.give(&nodes.records)
     }
 
     // MARK: Evaluation

@@ -59,4 +59,23 @@ import Testing
         #expect(small == "<ul><li>item 0</li><li>item 1</li></ul>")
         #expect(NodeArena.spareRecords.count <= NodeArena.spareRecords.maxKept)
     }
+
+    /// Renders running at once take and give records from one pool: each writes its own page,
+    /// and no more than `maxKept` arrays are kept after.
+    @Test func rendersAtOnceEachWriteTheirOwnPage() async throws {
+        let pages = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for count in [25_000, 30_000, 2, 35_000, 40_000, 3] {
+                group.addTask { (count, try await render(LargeList(count: count), as: .html)) }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        for (count, page) in pages {
+            #expect(page.hasPrefix("<ul><li>item 0</li>"))
+            #expect(page.hasSuffix("<li>item \(count - 1)</li></ul>"))
+            #expect(
+                page.utf8.count == "<ul></ul>".utf8.count
+                    + (0..<count).reduce(0) { $0 + "<li>item \($1)</li>".utf8.count })
+        }
+        #expect(NodeArena.spareRecords.count <= NodeArena.spareRecords.maxKept)
+    }
 }

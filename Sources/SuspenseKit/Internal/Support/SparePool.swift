@@ -31,14 +31,12 @@ final class SparePool<Element: Sendable>: Sendable {
             return
         }
         array.removeAll(keepingCapacity: true)
-        var kept: [Element] = []
-        swap(&kept, &array)
-        // Freed outside the lock when the pool is full.
-        var extra: [Element] = []
         spares.withLock { spares in
-            if spares.count < maxKept { spares.append(kept) } else { swap(&extra, &kept) }
+            if spares.count < maxKept { spares.append(array) }
         }
-        _ = extra
+        // The pool's copy is the buffer's one owner now; one not kept is freed here, outside
+        // the lock.
+        array = []
     }
 
     /// How many arrays are kept.

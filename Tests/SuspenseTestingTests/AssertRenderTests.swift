@@ -63,7 +63,7 @@ import Testing
                 Too slow.
                 """
         )
-        #expect(await clock.waitForSleepers(1, timeout: .seconds(10)))
+        #expect(await clock.waitForSleepers(1))
         clock.advance(by: .seconds(1))
         await rendered
     }

@@ -52,16 +52,50 @@ extension Promise: CustomStringConvertible, CustomDebugStringConvertible {
 /// Lets the resolver catch any `Promise<Value>` without knowing `Value`.
 protocol AnyPromise: Error {
     var key: String? { get }
-    var valueType: any Any.Type { get }
-    var valueTypeName: String { get }
+    static var valueType: any Any.Type { get }
+    static var valueTypeName: String { get }
     var retry: RetryRun? { get }
     func run() async throws -> any Sendable
 }
 
+extension AnyPromise {
+    var valueType: any Any.Type { Self.valueType }
+    var valueTypeName: String { Self.valueTypeName }
+}
+
 extension Promise: AnyPromise {
-    var valueType: any Any.Type { Value.self }
-    var valueTypeName: String { "Promise<\(Value.self)>" }
+    static var valueType: any Any.Type { Value.self }
+    static var valueTypeName: String { "Promise<\(Value.self)>" }
     func run() async throws -> any Sendable { try await query() }
+}
+
+/// A promise a component threw, as the resolver keeps it: its key and type, read once, and the
+/// thrown error itself, looked at as a promise only when its query is run (`promise`). Opening
+/// the error as `any AnyPromise` on every suspension boxed the promise anew (an allocation per
+/// suspended component: a promise is larger than an existential's inline buffer).
+struct ThrownPromise {
+    let key: String?
+    let type: any AnyPromise.Type
+    private let error: any Error
+
+    init(key: String?, type: any AnyPromise.Type, error: any Error) {
+        self.key = key
+        self.type = type
+        self.error = error
+    }
+
+    init(_ promise: any AnyPromise) {
+        self.init(key: promise.key, type: Swift.type(of: promise), error: promise)
+    }
+
+    var valueType: any Any.Type { type.valueType }
+    var valueTypeName: String { type.valueTypeName }
+
+    /// The promise, to run its query (or read its retry policy).
+    var promise: any AnyPromise {
+        // A `ThrownPromise` is made only from a promise (`PromiseTypes`, `init(_:)`).
+        error as! any AnyPromise
+    }
 }
 
 /// The promise types a render met, by the identity of their type: a thrown promise is known by
@@ -73,24 +107,25 @@ struct PromiseTypes {
     private static let limit = 8
 
     /// `error` as a promise, or nil for any other error.
-    mutating func promise(in error: any Error) -> (any AnyPromise)? {
+    mutating func promise(in error: any Error) -> ThrownPromise? {
         let id = ObjectIdentifier(type(of: error))
         for entry in known where entry.id == id {
-            if let promise = Self.cast(error, to: entry.type) { return promise }
+            if let promise = Self.open(error, as: entry.type) { return promise }
             break  // never expected: the cast below decides
         }
         guard let promise = error as? any AnyPromise else { return nil }
         if known.count < Self.limit { known.append((id, type(of: promise))) }
-        return promise
+        return ThrownPromise(key: promise.key, type: type(of: promise), error: error)
     }
 
-    /// `error` as the promise type `P`, opened from a known metatype: its metadata and
+    /// `error` read as the promise type `P`, opened from a known metatype: its metadata and
     /// conformance come with the metatype, so the cast looks nothing up (a method of `Promise`
-    /// rebuilt `Promise<Value>`'s metadata through the runtime's cache on every call).
-    private static func cast<P: AnyPromise>(_ error: any Error, to type: P.Type) -> (any AnyPromise)? {
+    /// rebuilt `Promise<Value>`'s metadata through the runtime's cache on every call). The
+    /// promise is read where it is, not boxed as an `any AnyPromise`.
+    private static func open<P: AnyPromise>(_ error: any Error, as type: P.Type) -> ThrownPromise? {
         // A pattern, not `as? P`: no `P?` to make, whose metadata was looked up on every call.
         switch error {
-        case let promise as P: return promise
+        case let promise as P: return ThrownPromise(key: promise.key, type: type, error: error)
         default: return nil
         }
     }

@@ -52,6 +52,26 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
         #expect(others.allSatisfy { $0 == nil })
     }
 
+    /// The resolver keeps a thrown promise as its key, its type and the error itself
+    /// (`ThrownPromise`), and opens it as a promise only to run it: that is the query it threw.
+    @Test func aKeptPromiseRunsTheQueryItWasThrownWith() async throws {
+        var types = PromiseTypes()
+        for round in 0..<2 {
+            let foundKeyed = types.promise(in: Promise<Int>.pending(key: "n") { 40 + round })
+            let keyed = try #require(foundKeyed)
+            #expect(keyed.key == "n")
+            #expect(ObjectIdentifier(keyed.valueType) == ObjectIdentifier(Int.self))
+            let value = try await keyed.promise.run()
+            #expect(value as? Int == 40 + round)
+            let foundKeyless = types.promise(in: Promise<String>.pending { "s\(round)" })
+            let keyless = try #require(foundKeyless)
+            #expect(keyless.key == nil)
+            #expect(keyless.valueTypeName == "Promise<String>")
+            let text = try await keyless.promise.run()
+            #expect(text as? String == "s\(round)")
+        }
+    }
+
     @Test func moreTypesThanKeptAreStillKnownByTheCast() throws {
         var types = PromiseTypes()
         func check<Value: Sendable>(_ value: Value) throws {

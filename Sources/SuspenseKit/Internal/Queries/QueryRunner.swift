@@ -270,7 +270,7 @@ final class QueryRunner {
                 mailbox.post(query.id, result)
                 return false
             }
-            switch cache.join(key, mailbox: mailbox, promise: query.promise, stub: query.stub) {
+            switch cache.join(key, mailbox: mailbox, promise: query.promise.promise, stub: query.stub) {
             case .stored(let result):
                 // Nothing to wait on: the result goes to the mailbox at once.
                 keys.remove(key)
@@ -282,7 +282,9 @@ final class QueryRunner {
                 return false
             }
         case .anonymous(let number):
-            let (id, promise, label, stub, mailbox) = (query.id, query.promise, query.label, query.stub, mailbox)
+            let (id, promise, label, stub, mailbox) = (
+                query.id, query.promise.promise, query.label, query.stub, mailbox
+            )
             anonymous[number] = startQueryTask {
                 let result = await runQuery(promise, label: label, stub: stub)
                 mailbox.post(id, result)

@@ -101,7 +101,7 @@ extension _Resolver {
     }
 
     /// A slot evaluated again threw a promise: it waits on that one, unless it suspended too often.
-    private func suspendAgain(_ slot: SlotIndex, on promise: any AnyPromise) {
+    private func suspendAgain(_ slot: SlotIndex, on promise: ThrownPromise) {
         records.slots[slot].resuspensions += 1
         let record = records.slots[slot]
         do {

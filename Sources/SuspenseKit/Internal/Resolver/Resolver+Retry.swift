@@ -46,7 +46,7 @@ extension _Resolver {
                 queryLabel: label
             ))
         let owner = place.suspense
-        waits.add(slot, on: query, promise: WaitTable.Thrown(promise: backoff), stub: nil)
+        waits.add(slot, on: query, promise: ThrownPromise(backoff), stub: nil)
         // What the boundary's region shows changed, and what its Suspense waits on.
         noteChange(.caught(index))
         if owner != Self.root { noteChange(.progressed(owner)) }

@@ -29,7 +29,7 @@ extension _Resolver {
     /// Suspends a component in a slot of the nearest Suspense. Its error path is the context's
     /// path, plus the component's name when `pathAddsComponent`; built only when an error needs it.
     private func suspend(
-        _ promise: any AnyPromise,
+        _ promise: ThrownPromise,
         component: String,
         pathAddsComponent: Bool,
         thunk: any _SlotThunk
@@ -81,7 +81,7 @@ extension _Resolver {
     /// The typed Suspense that takes a keyless promise's value: the nearest one of its value type
     /// at or above `suspense`, however many others lie between; -1 for a keyed promise.
     func deliveryTarget(
-        of promise: any AnyPromise,
+        of promise: ThrownPromise,
         from suspense: SuspenseIndex,
         component: String,
         errorPath: () -> ComponentPath
@@ -109,12 +109,12 @@ extension _Resolver {
             at: errorPath())
     }
 
-    func identify(_ promise: any AnyPromise) -> (QueryID, String) {
+    func identify(_ promise: ThrownPromise) -> (QueryID, String) {
         if let key = promise.key { return (.key(key), key) }
         return (waits.makeAnonymous(label: promise.valueTypeName), promise.valueTypeName)
     }
 
-    func wait(_ slot: SlotIndex, on query: QueryID, promise: any AnyPromise, previous: String? = nil) {
+    func wait(_ slot: SlotIndex, on query: QueryID, promise: ThrownPromise, previous: String? = nil) {
         records.slots[slot].query = query
         if let collector { noteWait(slot, previous: previous, to: collector) }
         // A query stubbed as pending never starts.
@@ -125,7 +125,7 @@ extension _Resolver {
         }
         if case .pending? = stub { return }
         records.slots[slot].waitsInFlight = true
-        waits.add(slot, on: query, promise: WaitTable.Thrown(promise: promise), stub: stub)
+        waits.add(slot, on: query, promise: promise, stub: stub)
     }
 
     /// Takes slots out of their Suspense's count: they resolved, or their region was discarded.

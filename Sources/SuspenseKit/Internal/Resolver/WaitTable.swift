@@ -15,7 +15,7 @@ struct WaitTable {
     struct NewQuery {
         let id: QueryID
         let label: String
-        let promise: any AnyPromise
+        let promise: ThrownPromise
         let stub: QueryOutcome?
     }
 
@@ -57,15 +57,7 @@ struct WaitTable {
         }
     }
 
-    /// The promise a slot suspended on, as `add` takes it: wrapped, so that the optimizer does not
-    /// specialize `add` for the promise's concrete type, which boxed it anew to store it (an
-    /// allocation per suspension).
-    struct Thrown {
-        let promise: any AnyPromise
-    }
-
-    mutating func add(_ slot: SlotIndex, on query: QueryID, promise thrown: Thrown, stub: QueryOutcome?) {
-        let promise = thrown.promise
+    mutating func add(_ slot: SlotIndex, on query: QueryID, promise: ThrownPromise, stub: QueryOutcome?) {
         activeWaiters += 1
         // Changed in place, through the dictionary's accessor: a copy taken out and stored back
         // copied the slot list on every append (quadratic in the readers of one key).

@@ -7,7 +7,7 @@
 //                                                                   [--only 1,2,…]
 //     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline|page|sleeping|
 //                             slow|streamed-page|streamed-boundaries|yielding|table|streamed-table|
-//                             table-baseline N [TIMES]
+//                             table-baseline|yielding-floor|slow-floor N [TIMES]
 //     SuspenseBench --rss suspending|sleeping|static-html N TIMES
 //     SuspenseBench --churn READS KEYS CAPACITY   (a shared cache under churn: BenchmarkTrees/Churn.swift)
 //     SuspenseBench --fixed-cost ITEMS RENDERS    (a render's fixed cost, main actor against no actor)
@@ -198,6 +198,8 @@ func profileOnce(_ workload: String, items: Int, printing: Bool = false) async t
     case "streamed-page": output = try await Workloads.streamedPage(count: items)
     case "streamed-boundaries": output = try await Workloads.streamedBoundaries(count: items)
     case "yielding": output = try await Workloads.yieldingItems(count: items)
+    case "yielding-floor": output = await RuntimeFloor.html(count: items, waiting: .yield)
+    case "slow-floor": output = await RuntimeFloor.html(count: items, waiting: .sleep(.milliseconds(50)))
     case "slow": output = try await Workloads.slowSiblings(count: items, delay: .milliseconds(50))  // benchmark 3
     case "sleeping":
         // Benchmark 6: a hundred components on each key, each query sleeping 1 ms.
@@ -364,18 +366,29 @@ struct SuspenseBench {
         // 3. Sibling queries of 50 ms each.
         if options.only.contains(3) {
             // The floor, measured in the same run: one query of 50 ms alone.
+            // And the runtime's floor: as many bare immediate tasks, each sleeping 50 ms.
+            let count = options.slowCount
+            check(
+                "runtime floor, sleeping", await RuntimeFloor.html(count: count, waiting: .sleep(.milliseconds(50))),
+                equals: Baseline.html(count: count))
             let slow = try await measureInterleaved(
                 runs: options.runs,
                 [
                     { consume(try await Workloads.slowSiblings(count: 1, delay: .milliseconds(50))) },
-                    { consume(try await Workloads.slowSiblings(count: options.slowCount, delay: .milliseconds(50))) },
+                    { consume(try await Workloads.slowSiblings(count: count, delay: .milliseconds(50))) },
+                    { consume(await RuntimeFloor.html(count: count, waiting: .sleep(.milliseconds(50)))) },
                 ])
             let slowMedian = median(slow[1])
             row(
-                "3. \(options.slowCount.formatted()) siblings × 50 ms query: wall", formatMS(slowMedian),
+                "3. \(count.formatted()) siblings × 50 ms query: wall", formatMS(slowMedian),
                 "\(formatMS(median(slow[0]))) (1 sibling × 50 ms)", formatRatio(slowMedian / median(slow[0])),
                 "≤ 60 ms",
                 "—"
+            )
+            row(
+                "3. runtime floor: \(count.formatted()) bare immediate tasks × 50 ms sleep, no library: wall",
+                formatMS(median(slow[2])), "\(formatMS(median(slow[0]))) (1 sibling × 50 ms)",
+                formatRatio(median(slow[2]) / median(slow[0])), "—", "—"
             )
         }
 
@@ -528,17 +541,28 @@ func waitingBenchmarks(_ options: Options, row: (String...) -> Void) async throw
     if options.only.contains(8) {
         let count = options.yieldingItems
         check("yielding items", try await Workloads.yieldingItems(count: count), equals: Baseline.html(count: count))
+        check(
+            "runtime floor, yielding", await RuntimeFloor.html(count: count, waiting: .yield),
+            equals: Baseline.html(count: count))
         let times = try await measureInterleaved(
             runs: options.runs,
             [
                 { consume(Baseline.html(count: count)) },
                 { consume(try await Workloads.yieldingItems(count: count)) },
+                { consume(await RuntimeFloor.html(count: count, waiting: .yield)) },
             ])
         row(
             "8. every item suspends once (`Task.yield()`), \(count.formatted()) queries, one Suspense: "
                 + String(format: "%.2f µs per item", 1000 * median(times[1]) / Double(count)),
             formatMS(median(times[1])), formatMS(median(times[0])), formatRatio(median(times[1]) / median(times[0])),
             "≤ 12×", "—"
+        )
+        // The runtime's floor under it: the same items as bare immediate tasks that yield once.
+        row(
+            "8. runtime floor: \(count.formatted()) bare immediate tasks yielding once, no library: "
+                + String(format: "%.2f µs per item", 1000 * median(times[2]) / Double(count)),
+            formatMS(median(times[2])), formatMS(median(times[0])), formatRatio(median(times[2]) / median(times[0])),
+            "—", "—"
         )
     }
 

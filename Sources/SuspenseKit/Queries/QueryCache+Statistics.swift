@@ -35,9 +35,10 @@ extension QueryCache {
 
     /// What the cache counted since it was made, and how many results it holds now.
     public var statistics: Statistics {
-        state.withLock { state in
+        let deliveredHits = deliveredHitCount
+        return state.withLock { state in
             Statistics(
-                hits: state.hits, misses: state.misses, coalesced: state.coalesced,
+                hits: state.hits + deliveredHits, misses: state.misses, coalesced: state.coalesced,
                 evictions: state.evictions, expirations: state.expirations, entries: state.storedCount,
                 backgroundRefreshes: state.backgroundRefreshes, refreshFailures: state.refreshFailures,
                 approximateBytes: state.bytes)

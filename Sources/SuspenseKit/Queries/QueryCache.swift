@@ -70,6 +70,10 @@ public final class QueryCache: Sendable {
     /// Set once the cache is given a stub, never cleared: a suspending component of a cache
     /// without stubs takes no lock to learn it has none.
     private let mayHoldStubs = Atomic<Bool>(false)
+    /// Hits served from a value the render was applying (`RenderScope.delivered`), not from the
+    /// table: added to `Statistics.hits`.
+    private let deliveredHits = Atomic<Int>(0)
+    var deliveredHitCount: Int { deliveredHits.load(ordering: .relaxed) }
     /// What becomes of failures.
     let failureRetention: FailureRetention
     /// The cache's clock, when results expire.
@@ -226,6 +230,18 @@ public final class QueryCache: Sendable {
     public func stub(_ outcome: QueryOutcome, for key: String) {
         mayHoldStubs.store(true, ordering: .releasing)
         state.withLock { $0.stubs[key] = outcome }
+    }
+
+    /// Whether a render applying a value this cache delivered may hand it to the components it
+    /// evaluates again without reading it back (`RenderScope.delivered`): the value is the one
+    /// stored, nothing expires or goes stale, and no stub is to be noted as asked for.
+    var servesDeliveredValues: Bool {
+        clock == nil && !mayHoldStubs.load(ordering: .acquiring)
+    }
+
+    /// Counts a read of a value a render was delivered as a hit, as the read in the table would.
+    func countDeliveredHit() {
+        deliveredHits.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// The stubbed outcome for a query key or keyless-promise label, if a test gave one.

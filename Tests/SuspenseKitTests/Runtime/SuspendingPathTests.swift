@@ -134,6 +134,63 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
         #expect(made.value == 22)
     }
 
+    /// Reads "k"; its query answers once `gate` is open.
+    private struct GatedRead: Component {
+        let value: Int
+        init(gate: Counter, made: Counter) throws {
+            made.increment()
+            value = try resolveValue(key: "k") {
+                try await waitUntil("the gate to open") { gate.value > 0 }
+                return 7
+            }
+        }
+        var body: some Component { Element("li") { Text("k=\(value)") } }
+    }
+
+    /// Opens `gate` as it is made: after the readers before it read.
+    private struct OpensGate: Component {
+        init(_ gate: Counter) { gate.increment() }
+        var body: some Component { EmptyComponent() }
+    }
+
+    /// Components evaluated again once their key's value arrived read it as it was delivered,
+    /// not back from the cache, and each read counts as the read it stands for: a hit where
+    /// the cache serves the render, none where the render keeps what it was delivered.
+    @Test func componentsMadeAgainReadTheDeliveredValueCountedAsBefore() async throws {
+        // The query answers only after all three read it: the first starts it, the others find
+        // it running (no hit), whatever the timing.
+        func page(_ made: Counter) -> some Component {
+            let gate = Counter()
+            return Suspense {
+                Element("ul") {
+                    try GatedRead(gate: gate, made: made)
+                    try GatedRead(gate: gate, made: made)
+                    try GatedRead(gate: gate, made: made)
+                    OpensGate(gate)
+                }
+            } fallback: {
+                Text("loading")
+            }
+        }
+        let expected = "<ul><li>k=7</li><li>k=7</li><li>k=7</li></ul>"
+        // Kept nowhere but in the table: the three reads after the value arrived are hits.
+        let table = QueryCache(capacity: nil, failures: .keep)
+        let made = Counter()
+        #expect(try await render(page(made), as: .html, cache: table) == expected)
+        #expect(made.value == 6)
+        #expect(table.statistics.misses == 1)
+        #expect(table.statistics.hits == 3)
+        // A cache that can forget (a capacity): the render keeps what it was delivered, and
+        // reading it there is not a hit in the cache.
+        let bounded = QueryCache()
+        #expect(try await render(page(Counter()), as: .html, cache: bounded) == expected)
+        #expect(bounded.statistics.misses == 1)
+        #expect(bounded.statistics.hits == 0)
+        // A later render finds the value stored: one hit per read, as before.
+        #expect(try await render(page(Counter()), as: .html, cache: table) == expected)
+        #expect(table.statistics.hits == 6)
+    }
+
     private struct Parent: Component {
         let made: Counter
         var body: some Component {

@@ -32,6 +32,10 @@ final class RenderScope: Sendable {
     /// The render's report collector, when a report or diagnostics were asked for: told what
     /// each read found. Set before the first pass; used by the thread running a pass.
     @exclusivity(unchecked) nonisolated(unsafe) var collector: ReportCollector?
+    /// The value the resolver is applying, while it evaluates again the components that waited
+    /// on its key: what they read, without a lookup in the cache (see
+    /// `QueryCache.servesDeliveredValues`). Set and read by the thread running the pass.
+    @exclusivity(unchecked) nonisolated(unsafe) var delivered: (key: String, value: any Sendable)?
 
     init(cache: QueryCache, mailbox: QueryMailbox, clock: RenderClock) {
         self.cache = cache
@@ -109,7 +113,14 @@ extension QueryCache {
 
     private static func read(_ key: String, in unmanaged: Unmanaged<RenderScope>) throws -> _QueryRead {
         try unmanaged._withUnsafeGuaranteedRef { scope in
-            try scope.cache.read(key, mailbox: scope.mailbox, startsRuns: scope.startsRuns)
+            // The key whose value is being applied: read as it was delivered, without the lock
+            // and the lookup (the same value the table holds). Counted as the read it stands
+            // for: a hit in the table, or none when the render keeps what it was delivered.
+            if let delivered = scope.delivered, delivered.key == key {
+                if !scope.cache.rendersKeepResults { scope.cache.countDeliveredHit() }
+                return .value(delivered.value)
+            }
+            return try scope.cache.read(key, mailbox: scope.mailbox, startsRuns: scope.startsRuns)
         }
     }
 

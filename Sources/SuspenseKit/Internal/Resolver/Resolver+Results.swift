@@ -34,6 +34,9 @@ extension _Resolver {
         for slot in slots {
             records.slots[slot].waitsInFlight = false
         }
+        // A key's value: the slots evaluated again read it as delivered, not from the cache.
+        let servesValue = servesDelivered(result, for: query)
+        defer { if servesValue { scope.delivered = nil } }
         for slot in slots where records.slots[slot].isPending {
             let target = records.slots[slot].deliversTo
             // The result is looked at only for a typed Suspense, out of line: a switch over it
@@ -45,6 +48,17 @@ extension _Resolver {
             }
             if failures.uncaught != nil { return }
         }
+    }
+
+    /// Hands a key's value to the components evaluated again while it is applied
+    /// (`RenderScope.delivered`), when the cache holds that same value for as long; returns
+    /// whether it did.
+    private func servesDelivered(_ result: Result<any Sendable, any Error>, for query: QueryID) -> Bool {
+        guard case .key(let key) = query, case .success(let value) = result, cache.servesDeliveredValues else {
+            return false
+        }
+        scope.delivered = (key, value)
+        return true
     }
 
     /// Gives a typed Suspense the result of the keyless query `slot` waited on.

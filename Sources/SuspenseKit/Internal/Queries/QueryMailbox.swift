@@ -28,7 +28,7 @@ final class QueryMailbox: Sendable {
     /// until the render applies their result. Only the render's own task reads and changes it
     /// (its components as they read, its runner as it applies): no query does, so it takes no
     /// lock (three lock round trips per suspended component did).
-    nonisolated(unsafe) private var awaiting: Set<String> = []
+    @exclusivity(unchecked) nonisolated(unsafe) private var awaiting: Set<String> = []
     /// Whether `kept` holds anything: reads skip the lock when not.
     private let keepsAny = Atomic<Bool>(false)
 

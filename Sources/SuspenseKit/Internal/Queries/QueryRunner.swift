@@ -237,7 +237,7 @@ extension QueryCache {
 final class QueryRunner {
     let cache: QueryCache
     let mailbox: QueryMailbox
-    private var keys: Set<String> = []
+    @exclusivity(unchecked) private var keys: Set<String> = []
     private var anonymous: [Int: Task<Void, Never>] = [:]
     /// Runs this render cancelled, to wait for before it returns.
     private var cancelled: [Task<Void, Never>] = []

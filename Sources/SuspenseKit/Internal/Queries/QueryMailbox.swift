@@ -31,6 +31,8 @@ final class QueryMailbox: Sendable {
     @exclusivity(unchecked) nonisolated(unsafe) private var awaiting: Set<String> = []
     /// Whether `kept` holds anything: reads skip the lock when not.
     private let keepsAny = Atomic<Bool>(false)
+    /// `failureLog.count`, written under the lock.
+    private let failuresLogged = Atomic<Int>(0)
 
     /// A component of the render started `key` at once and it did not finish at once: its
     /// result reaches the render through this mailbox, and until the render applies it, every
@@ -90,6 +92,7 @@ final class QueryMailbox: Sendable {
     func noteFailure(_ key: String, keeping error: (any Error)? = nil) {
         state.withLock { state in
             state.failureLog.append(key)
+            failuresLogged.store(state.failureLog.count, ordering: .releasing)
             if let error, !state.isClosed { keep(.failure(error), for: key, in: &state) }
         }
     }
@@ -125,9 +128,10 @@ final class QueryMailbox: Sendable {
         }
     }
 
-    /// How many failures the render met so far.
+    /// How many failures the render met so far: read before every component evaluated again,
+    /// so without the lock.
     var failureCount: Int {
-        state.withLock { $0.failureLog.count }
+        failuresLogged.load(ordering: .acquiring)
     }
 
     /// The failures met since the render had met `count`, to forget (`QueryCache.dropFailures`).
@@ -146,7 +150,10 @@ final class QueryMailbox: Sendable {
     /// The keys whose failure the render met.
     func takeFailedKeys() -> Set<String> {
         state.withLock { state in
-            defer { state.failureLog = [] }
+            defer {
+                state.failureLog = []
+                failuresLogged.store(0, ordering: .releasing)
+            }
             return Set(state.failureLog)
         }
     }

@@ -13,7 +13,9 @@
 /// pthread mutex is understood by the sanitizer and costs the same when uncontended.
 final class Locked<Value>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private var value: Value
+    /// Exempt from the runtime's exclusivity checks: the mutex makes every access exclusive
+    /// (a check was a runtime call and a thread-local lookup on every lock).
+    @exclusivity(unchecked) private var value: Value
 
     init(_ value: Value) {
         self.value = value

@@ -198,6 +198,43 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
         }
     }
 
+    /// Reads its key from `values`, a stand-in for the cache; suspends while it is missing.
+    private struct Keyed: Component {
+        let text: String
+        init(_ index: Int, key: String, values: Locked<[String: String]>, log: Locked<[Int]>) throws {
+            guard let value = values.withLock({ $0[key] }) else {
+                throw Promise<String>.pending(key: key) { "" }
+            }
+            log.withLock { $0.append(index) }
+            text = value
+        }
+        var body: some Component { Text(text) }
+    }
+
+    /// Results applied together evaluate their slots again in the order the slots suspended (the
+    /// document's), not result by result: the new nodes follow one another as in the tree.
+    @Test func resultsAppliedTogetherEvaluateTheirSlotsInDocumentOrder() {
+        let resolver = _Resolver(cache: QueryCache(), options: RenderOptions())
+        let values = Locked<[String: String]>([:])
+        let log = Locked<[Int]>([])
+        resolver.evaluateRoot {
+            Suspense {
+                ForEach(0..<9) { index in try Keyed(index, key: "k\(index % 3)", values: values, log: log) }
+            } fallback: {
+                Text("loading")
+            }
+        }
+        #expect(resolver.records.slots.count == 9 && log.withLock { $0 }.isEmpty)
+        // Started, as the render loop would (by nobody here).
+        #expect(resolver.waits.takeDiscovered().map { resolver.waits.label(of: $0.id) } == ["k0", "k1", "k2"])
+        values.withLock { $0 = ["k0": "0", "k1": "1", "k2": "2"] }
+        // The results in another order than the slots': k2's slots come last in the document.
+        resolver.apply([(.key("k2"), .success("2")), (.key("k0"), .success("0")), (.key("k1"), .success("1"))])
+        #expect(log.withLock { $0 } == Array(0..<9))
+        #expect(resolver.records.slots.allSatisfy { !$0.isPending })
+        #expect(resolver.waits.activeWaiters == 0)
+    }
+
     @Test func theSlotsOfOneParentShareItsPath() throws {
         let resolver = _Resolver(cache: QueryCache(), options: RenderOptions())
         let made = Counter()

@@ -32,10 +32,12 @@ final class RenderScope: Sendable {
     /// The render's report collector, when a report or diagnostics were asked for: told what
     /// each read found. Set before the first pass; used by the thread running a pass.
     @exclusivity(unchecked) nonisolated(unsafe) var collector: ReportCollector?
-    /// The value the resolver is applying, while it evaluates again the components that waited
-    /// on its key: what they read, without a lookup in the cache (see
-    /// `QueryCache.servesDeliveredValues`). Set and read by the thread running the pass.
-    @exclusivity(unchecked) nonisolated(unsafe) var delivered: (key: String, value: any Sendable)?
+    /// The results the resolver is applying, and which one the component evaluated again now
+    /// waited on (-1: none to serve): what it reads for that key, without a lookup in the cache
+    /// (see `QueryCache.servesDeliveredValues`). Pointed at, not copied, so that moving from
+    /// one slot to the next retains nothing. Set and read by the thread running the pass.
+    @exclusivity(unchecked) nonisolated(unsafe) var delivered: UnsafeBufferPointer<QueryMailbox.Delivery>?
+    @exclusivity(unchecked) nonisolated(unsafe) var deliveredIndex = -1
 
     init(cache: QueryCache, mailbox: QueryMailbox, clock: RenderClock) {
         self.cache = cache
@@ -116,9 +118,12 @@ extension QueryCache {
             // The key whose value is being applied: read as it was delivered, without the lock
             // and the lookup (the same value the table holds). Counted as the read it stands
             // for: a hit in the table, or none when the render keeps what it was delivered.
-            if let delivered = scope.delivered, delivered.key == key {
+            if scope.deliveredIndex >= 0, let delivered = scope.delivered,
+                case .key(let deliveredKey) = delivered[scope.deliveredIndex].0, deliveredKey == key,
+                case .success(let value) = delivered[scope.deliveredIndex].1
+            {
                 if !scope.cache.rendersKeepResults { scope.cache.countDeliveredHit() }
-                return .value(delivered.value)
+                return .value(value)
             }
             return try scope.cache.read(key, mailbox: scope.mailbox, startsRuns: scope.startsRuns)
         }

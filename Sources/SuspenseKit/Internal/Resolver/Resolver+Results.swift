@@ -5,28 +5,58 @@ extension _Resolver {
     /// Applies one query's result (stored in the cache already, for a key): evaluates again the
     /// slots waiting on it, or gives a typed Suspense the value of its keyless promise.
     func apply(_ result: Result<any Sendable, any Error>, for query: QueryID) {
-        pass(waits.cause(applying: query)) { applyInPass(result, for: query) }
+        apply([(query, result)])
     }
 
-    /// Applies several queries' results in one pass, in order: the render loop's batch when
-    /// nobody observes the passes (a whole render), so that settling, the deferred subtrees and
-    /// the bookkeeping after a pass are paid once per batch, not once per result. What the tree
-    /// ends as is the same: each query's slots are evaluated again in its turn, as they would
-    /// be in a pass of their own.
-    func apply(_ results: [(QueryID, Result<any Sendable, any Error>)]) {
+    /// Applies several queries' results in one pass: the render loop's batch when nobody
+    /// observes the passes (a whole render), so that settling, the deferred subtrees and the
+    /// bookkeeping after a pass are paid once per batch, not once per result. The slots waiting
+    /// on any of them are evaluated again in the order they suspended (the document's, for the
+    /// first pass), whatever order the results came in: their new nodes then follow one another
+    /// in the arena as in the tree, and the final tree is read in order, not all over the
+    /// arena. What the tree ends as is the same as for a pass per result.
+    func apply(_ results: [QueryMailbox.Delivery]) {
         guard let first = results.first else { return }
         pass(waits.cause(applying: first.0)) {
-            // Read where they are: a loop over the pairs copied each one.
+            // Every waiting slot, with the index of its result.
+            var waiting: [(slot: SlotIndex, result: Int)] = []
+            var inOrder = true
             for index in results.indices {
-                applyInPass(results[index].1, for: results[index].0)
-                if failures.uncaught != nil { return }
+                for slot in stopWaiting(on: results[index].0) {
+                    if let last = waiting.last, last.slot > slot { inOrder = false }
+                    waiting.append((slot, index))
+                }
+            }
+            if !inOrder { waiting.sort { $0.slot < $1.slot } }
+            // A key's value: the components evaluated again read it as delivered, not from the
+            // cache, where the cache holds that same value for as long.
+            let serves = cache.servesDeliveredValues
+            results.withUnsafeBufferPointer { delivered in
+                if serves { scope.delivered = delivered }
+                defer {
+                    scope.delivered = nil
+                    scope.deliveredIndex = -1
+                }
+                for item in waiting where records.slots[item.slot].isPending {
+                    let target = records.slots[item.slot].deliversTo
+                    // The result is looked at only for a typed Suspense, out of line: a switch
+                    // over it here copied it (its existential and a retain) for every slot.
+                    if target < 0 {
+                        if serves { scope.deliveredIndex = item.result }
+                        rerun(item.slot)
+                    } else {
+                        deliver(delivered[item.result].1, from: item.slot, to: target)
+                    }
+                    if failures.uncaught != nil { return }
+                }
             }
         }
     }
 
-    private func applyInPass(_ result: Result<any Sendable, any Error>, for query: QueryID) {
-        // The slots stop waiting all at once, before any is evaluated again: evaluating one may
-        // discard another, which must then not count as waiting any more.
+    /// The slots waiting on `query`'s result: they stop waiting all at once, before any is
+    /// evaluated again, since evaluating one may discard another, which must then not count as
+    /// waiting any more.
+    private func stopWaiting(on query: QueryID) -> WaitingSlots {
         var slots = WaitingSlots()
         for slot in waits.take(query) where records.slots[slot].isPending && records.slots[slot].waitsInFlight {
             slots.append(slot)
@@ -34,31 +64,7 @@ extension _Resolver {
         for slot in slots {
             records.slots[slot].waitsInFlight = false
         }
-        // A key's value: the slots evaluated again read it as delivered, not from the cache.
-        let servesValue = servesDelivered(result, for: query)
-        defer { if servesValue { scope.delivered = nil } }
-        for slot in slots where records.slots[slot].isPending {
-            let target = records.slots[slot].deliversTo
-            // The result is looked at only for a typed Suspense, out of line: a switch over it
-            // here copied it (its existential and a retain) for every slot made again.
-            if target < 0 {
-                rerun(slot)
-            } else {
-                deliver(result, from: slot, to: target)
-            }
-            if failures.uncaught != nil { return }
-        }
-    }
-
-    /// Hands a key's value to the components evaluated again while it is applied
-    /// (`RenderScope.delivered`), when the cache holds that same value for as long; returns
-    /// whether it did.
-    private func servesDelivered(_ result: Result<any Sendable, any Error>, for query: QueryID) -> Bool {
-        guard case .key(let key) = query, case .success(let value) = result, cache.servesDeliveredValues else {
-            return false
-        }
-        scope.delivered = (key, value)
-        return true
+        return slots
     }
 
     /// Gives a typed Suspense the result of the keyless query `slot` waited on.

@@ -198,6 +198,64 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
         }
     }
 
+    /// Reads "k"; its query counts its runs and answers after one yield.
+    private struct CountedRead: Component {
+        let value: Int
+        init(runs: Counter) throws {
+            value = try resolveValue(key: "k") {
+                runs.increment()
+                await Task.yield()
+                return 7
+            }
+        }
+        var body: some Component { Element("li") { Text("k=\(value)") } }
+    }
+
+    /// Removes "k" from `cache` as it is made.
+    private struct RemovesKey: Component {
+        init(_ cache: QueryCache) { cache.removeValue(for: "k") }
+        var body: some Component { EmptyComponent() }
+    }
+
+    /// A key a render started and has not applied yet is what its components suspend on, even
+    /// once the cache forgot it (removed, or expired): a render runs a key once.
+    @Test(arguments: [false, true])
+    func aKeyTheRenderAwaitsIsNotRunAgainWhenTheCacheForgetsIt(withLifetime: Bool) async throws {
+        let cache = withLifetime ? QueryCache(lifetime: .seconds(3600)) : QueryCache()
+        let runs = Counter()
+        let page = Suspense {
+            Element("ul") {
+                try CountedRead(runs: runs)
+                RemovesKey(cache)
+                try CountedRead(runs: runs)
+            }
+        } fallback: {
+            Text("loading")
+        }
+        #expect(try await render(page, as: .html, cache: cache) == "<ul><li>k=7</li><li>k=7</li></ul>")
+        #expect(runs.value == 1)
+    }
+
+    /// A component reading a key its render awaits (started, not applied yet) suspends on that
+    /// run without looking in the cache, where the value may be stored already: no hit counted,
+    /// whatever the timing. Another key is read in the cache as before.
+    @Test func aKeyTheRenderAwaitsIsNotLookedUp() throws {
+        let cache = QueryCache()
+        cache.store("stored", for: "k")
+        cache.store("other", for: "o")
+        let mailbox = QueryMailbox()
+        mailbox.noteAwaiting("k")
+        let scope = RenderScope(cache: cache, mailbox: mailbox, clock: RenderClock(ContinuousClock()))
+        let awaited: Result<String, any Error> = RenderScope.bind(scope) {
+            Result { try resolveValue(key: "k") { "run" } }
+        }
+        #expect(throws: Promise<String>.self) { try awaited.get() }
+        #expect(cache.statistics.hits == 0)
+        let other = RenderScope.bind(scope) { try? resolveValue(key: "o") { "run" } }
+        #expect(other == "other")
+        #expect(cache.statistics.hits == 1)
+    }
+
     /// Reads its key from `values`, a stand-in for the cache; suspends while it is missing.
     private struct Keyed: Component {
         let text: String

@@ -130,6 +130,10 @@ extension QueryCache {
     }
 
     private func read(_ key: String, mailbox: QueryMailbox, startsRuns: Bool) throws -> _QueryRead {
+        // A key this render started itself and has not applied yet: its components suspend on
+        // that run, whatever the table holds meanwhile (its value, or nothing once the key was
+        // removed or expired): known without the lock, and never a second run of the key.
+        if mailbox.isAwaiting(key) { return .suspend }
         // A result delivered to this render, or a failure it met, is what its components read
         // until it ends, though the cache may have forgotten it since (expired, or dropped as
         // another render ended): else a component evaluated again once its result arrived

@@ -2,7 +2,8 @@ extension QueryCache {
     /// What a cache counted since it was made: enough to size it (its hit rate, how often it
     /// evicts), cheap enough to leave on.
     public struct Statistics: Sendable, Equatable {
-        /// Reads that found a stored value or failure.
+        /// Reads that found a stored value or failure. A read of a key its render started and
+        /// is still waiting on suspends on that run and is not counted.
         public var hits: Int
         /// Reads that found nothing and started the query.
         public var misses: Int

@@ -58,11 +58,10 @@ extension _Resolver {
     /// waiting any more.
     private func stopWaiting(on query: QueryID) -> WaitingSlots {
         var slots = WaitingSlots()
+        // One visit per slot: whether a slot waits does not depend on the others'.
         for slot in waits.take(query) where records.slots[slot].isPending && records.slots[slot].waitsInFlight {
-            slots.append(slot)
-        }
-        for slot in slots {
             records.slots[slot].waitsInFlight = false
+            slots.append(slot)
         }
         return slots
     }

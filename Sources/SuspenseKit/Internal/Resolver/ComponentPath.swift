@@ -34,6 +34,16 @@ struct ComponentPath: Sendable {
         last = name
     }
 
+    /// Takes off the last name `append` added, whether a child sealed it into a link since or
+    /// not.
+    mutating func removeLast() {
+        if last != nil {
+            last = nil
+        } else {
+            sealed = sealed?.parent
+        }
+    }
+
     /// Moves the last name into a link, so that copies of this path made for the places below
     /// share it instead of each making one.
     mutating func sealLast() {

@@ -222,8 +222,8 @@ public final class _Resolver {
         levelsOnStack &+= 1
         defer { levelsOnStack &-= 1 }
         let name = name(of: C.self)
-        let saved = try enterComponent(named: name)
-        defer { leave(restoring: saved) }
+        let parent = try enterComponent(named: name)
+        defer { leaveComponent(restoring: parent) }
         let body: C.Body
         do {
             body = try component.body
@@ -239,30 +239,37 @@ public final class _Resolver {
         }
     }
 
-    /// Adds a user component's node and makes it the parent; returns the context to restore.
+    /// Adds a user component's node and makes it the parent, one level deeper, its name on the
+    /// path; returns the parent node (a `NodeArena.ID`) to restore (`leaveComponent`). Only what
+    /// it changes is saved and restored, not the whole context: a copy of the context retained
+    /// its path, and restoring it released one, for every component.
     @usableFromInline
-    func enterComponent(named name: String) throws -> EvaluationContext {
+    func enterComponent(named name: String) throws -> Int32 {
         // Sealed in the parent's own context, so that its other children find it sealed too.
         context.path.sealLast()
-        let saved = context
         context.path.append(name)
         context.depth += 1
         do {
             try checkDepth(context.depth, name)
         } catch {
-            context = saved
+            context.path.removeLast()
+            context.depth -= 1
             throw error
         }
-        context.parent = nodes.appendComponent(name: name, to: saved.parent)
+        let parent = context.parent
+        context.parent = nodes.appendComponent(name: name, to: parent)
         collector?.componentMade(name)
-        return saved
+        return parent
     }
 
+    /// Undoes `enterComponent`. Everything else a component's content changes in the context
+    /// (a boundary's place, an environment, an element's parent) is restored by what changed
+    /// it, on the way out, thrown errors included.
     @usableFromInline
-    func leave(restoring saved: EvaluationContext) {
-        // Not `replaceContext`: every `.environment` inside restored its own on the way out.
-        assert(context.environment == saved.environment, "an environment was not restored")
-        context = saved
+    func leaveComponent(restoring parent: Int32) {
+        context.path.removeLast()
+        context.depth -= 1
+        context.parent = parent
     }
 
     /// A node without children.

@@ -293,6 +293,24 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
         #expect(resolver.waits.activeWaiters == 0)
     }
 
+    /// A component leaving takes its name off the path, whether a child sealed it into a link
+    /// since or not; copies made meanwhile keep it.
+    @Test func aPathTakesOffItsLastNameSealedOrNot() {
+        var path = ComponentPath()
+        path.append("A")
+        path.append("B")
+        path.removeLast()
+        #expect(path.names == ["A"])
+        path.append("C")
+        path.sealLast()
+        let copy = path
+        path.removeLast()
+        #expect(path.names == ["A"])
+        #expect(copy.names == ["A", "C"])
+        path.removeLast()
+        #expect(path.names.isEmpty)
+    }
+
     @Test func theSlotsOfOneParentShareItsPath() throws {
         let resolver = _Resolver(cache: QueryCache(), options: RenderOptions())
         let made = Counter()

@@ -111,7 +111,6 @@ func _readOrStart<Value: Sendable>(
     case .refresh(let value, let refresh):
         // A stale value: served now, while one refresh of the key runs in the background.
         QueryCache._startRefresh(refresh) { try await query() }
-        if refresh.suspends { return nil }
         return try QueryCache._cast(value, key: key, as: Value.self)
     case .suspend:
         return nil

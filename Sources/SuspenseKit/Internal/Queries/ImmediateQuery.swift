@@ -131,21 +131,17 @@ extension QueryCache {
 
     private func read(_ key: String, mailbox: QueryMailbox, startsRuns: Bool) throws -> _QueryRead {
         // A key this render started itself and has not applied yet: its components suspend on
-        // that run, whatever the table holds meanwhile (its value, or nothing once the key was
-        // removed or expired): known without the lock, and never a second run of the key.
+        // that run, whatever the table or the mailbox holds meanwhile (its value or failure,
+        // stale or not, or nothing once the key was removed or expired): known without the
+        // lock, and never a second run of the key. So nothing below meets such a key.
         if mailbox.isAwaiting(key) { return .suspend }
         // A result delivered to this render, or a failure it met, is what its components read
         // until it ends, though the cache may have forgotten it since (expired, or dropped as
         // another render ended): else a component evaluated again once its result arrived
         // would find it gone and run the query again, and again.
-        if let entry = mailbox.kept(key) {
-            let found = try Self.read(entry)
-            // Delivered by a run this render started and has not applied yet: suspend on it.
-            if case .value = found, mailbox.isAwaiting(key) { return .suspend }
-            return found
-        }
+        if let entry = mailbox.kept(key) { return try Self.read(entry) }
         let now = now()
-        let found: _QueryRead = try state.withLock { state in
+        return try state.withLock { state in
             if !state.stubs.isEmpty { state.asked.insert(key) }
             // One lookup of the key: what is there, or where its run goes.
             let (probe, cell, isStale) = state.lookUp(key, now: now)
@@ -175,19 +171,6 @@ extension QueryCache {
                         cache: self, mailbox: mailbox, key: key, run: state.nextRun, hash: probe.hash, place: place))
             }
         }
-        switch found {
-        case .value:
-            // Stored by a run this render started and has not applied yet: suspend on it.
-            if mailbox.isAwaiting(key) { return .suspend }
-        case .refresh(let value, var refresh):
-            if mailbox.isAwaiting(key) {
-                refresh.suspends = true
-                return .refresh(value, refresh)
-            }
-        case .suspend, .start:
-            break
-        }
-        return found
     }
 
     /// A stored entry as a read returns it (a failure is thrown, noted by the render elsewhere).
@@ -209,12 +192,12 @@ extension QueryCache {
         do {
             return try read(key)
         } catch let failure as StoredFailure {
-            if let scope = RenderScope.current, !scope.mailbox.isAwaiting(key) {
+            // Thrown only inside a render (`read` suspends outside one), for a key it is not
+            // waiting on.
+            if let scope = RenderScope.current {
                 scope.mailbox.noteFailure(key, keeping: scope.cache.rendersKeepResults ? failure.error : nil)
-                throw failure.error
             }
-            // Stored by a run this render started and has not applied yet: suspend on it.
-            return .suspend
+            throw failure.error
         }
     }
 

@@ -13,9 +13,6 @@ struct _QueryRefresh: Sendable {
     let run: UInt64
     /// The key's hash, for the run to find its place in the cache again at once.
     let hash: Int
-    /// Whether the reader suspends all the same: the value was stored by a run the render
-    /// started and has not applied yet.
-    @usableFromInline var suspends = false
 }
 
 extension QueryCache {

@@ -296,19 +296,23 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
     /// A component leaving takes its name off the path, whether a child sealed it into a link
     /// since or not; copies made meanwhile keep it.
     @Test func aPathTakesOffItsLastNameSealedOrNot() {
+        var table = PathTable()
         var path = ComponentPath()
-        path.append("A")
-        path.append("B")
-        path.removeLast()
-        #expect(path.names == ["A"])
-        path.append("C")
-        path.sealLast()
+        let (a, b, c): (Int32, Int32, Int32) = (0, 1, 2)
+        table.append(a, to: &path)
+        table.append(b, to: &path)
+        table.removeLast(from: &path)
+        #expect(table.names(of: path) == [a])
+        table.append(c, to: &path)
+        table.seal(&path)
         let copy = path
-        path.removeLast()
-        #expect(path.names == ["A"])
-        #expect(copy.names == ["A", "C"])
-        path.removeLast()
-        #expect(path.names.isEmpty)
+        table.removeLast(from: &path)
+        #expect(table.names(of: path) == [a])
+        #expect(table.names(of: copy) == [a, c])
+        #expect(table.lastName(of: copy) == c)
+        table.removeLast(from: &path)
+        #expect(table.names(of: path).isEmpty)
+        #expect(table.lastName(of: path) == nil)
     }
 
     @Test func theSlotsOfOneParentShareItsPath() throws {
@@ -326,7 +330,7 @@ private struct Reads<Value: Sendable & CustomStringConvertible>: Component {
         // One link for the parent's name, shared: each slot's copy of an unsealed path made a
         // link of its own when the slot was evaluated again.
         let first = try #require(slots.first).context.path
-        #expect(first.names.last == "Parent")
+        #expect(resolver.names(of: first).last == "Parent")
         #expect(slots.allSatisfy { $0.context.path.sharesLink(with: first) })
     }
 

@@ -82,8 +82,9 @@ struct NodeArena {
         return append(Record(a: name, b: list, kind: .element), to: parent)
     }
 
-    mutating func appendComponent(name: String, to parent: ID) -> ID {
-        append(Record(a: names.index(of: name), b: 0, kind: .component), to: parent)
+    /// Adds a component whose name is `names[name]`.
+    mutating func appendComponent(name: Int32, to parent: ID) -> ID {
+        append(Record(a: name, b: 0, kind: .component), to: parent)
     }
 
     mutating func appendSuspense(_ index: SuspenseIndex, to parent: ID) -> ID {

@@ -69,10 +69,6 @@ struct SlotRecord {
     var resuspensions = 0
     /// The typed Suspense that takes the value of this slot's keyless promise, or -1.
     var deliversTo: SuspenseIndex = -1
-
-    var errorPath: ComponentPath {
-        pathAddsComponent ? context.path.appending(component) : context.path
-    }
 }
 
 struct SuspenseRecord {

@@ -26,7 +26,8 @@ extension _Resolver {
         let record = records.suspenses[owner]
         collector.waited(
             on: records.slots[slot].queryLabel, component: records.slots[slot].component, boundary: record.id,
-            isRoot: record.isRoot, path: record.outer?.path.appending("Suspense").names ?? [], previous: previous,
+            isRoot: record.isRoot, path: record.outer.map { names(of: $0.path, appending: "Suspense") } ?? [],
+            previous: previous,
             shellSent: changeLog.shellSent)
     }
 }

@@ -105,7 +105,7 @@ extension _Resolver {
         context.scope = contentScope
         context.errorBoundary = index
         context.region = .errorBoundary(index)
-        context.path.append("ErrorBoundary")
+        paths.append(nodes.names.index(of: "ErrorBoundary"), to: &context.path)
         context.depth += 1
         positions.enterRegion(.made(id.link), claimed: true)
         // Failures met from here on were met beneath this boundary (for a retry to forget).
@@ -180,7 +180,7 @@ extension _Resolver {
         place.parent = node
         place.scope = scope
         place.region = region
-        place.path.append(name)
+        paths.append(nodes.names.index(of: name), to: &place.path)
         place.depth += 1
         return place
     }

@@ -35,7 +35,30 @@ extension _Resolver {
     }
 
     func located(_ error: any Error, at path: ComponentPath) -> any Error {
-        error is LocatedError ? error : LocatedError(path: path, underlying: error)
+        error is LocatedError ? error : LocatedError(path: names(of: path), underlying: error)
+    }
+
+    /// The names of `path`, root first.
+    func names(of path: ComponentPath) -> [String] {
+        paths.names(of: path).map { nodes.names[$0] }
+    }
+
+    /// The names of `path` and then `name`.
+    func names(of path: ComponentPath, appending name: String) -> [String] {
+        names(of: path) + [name]
+    }
+
+    /// The path of a slot's component, for its errors: its place's path, and the component's
+    /// name where it ends error paths.
+    func errorPath(of slot: SlotRecord) -> ComponentPath {
+        slot.pathAddsComponent ? path(slot.context.path, appending: slot.component) : slot.context.path
+    }
+
+    /// `path` with `name` added at its end.
+    func path(_ path: ComponentPath, appending name: String) -> ComponentPath {
+        var path = path
+        paths.append(nodes.names.index(of: name), to: &path)
+        return path
     }
 
     /// The error a component threw, without the path it travels with.
@@ -117,10 +140,10 @@ extension _Resolver {
     func reportCaught(_ error: any Error, at index: ErrorBoundaryIndex) {
         let record = records.errorBoundaries[index]
         collector?.caught(
-            underlying(of: error), by: record.id, path: record.outer.path.appending("ErrorBoundary").names)
+            underlying(of: error), by: record.id, path: names(of: record.outer.path, appending: "ErrorBoundary"))
         guard record.onError != nil || options.onCaughtError != nil else { return }
         let underlying = underlying(of: error)
-        let path = (error as? LocatedError)?.path.names ?? record.outer.path.appending("ErrorBoundary").names
+        let path = (error as? LocatedError)?.path ?? names(of: record.outer.path, appending: "ErrorBoundary")
         let failure = CaughtError(error: underlying, path: path, boundary: record.id)
         let key = ReportedFailure(boundary: record.id, path: path, error: String(describing: underlying))
         guard failures.reported.insert(key).inserted else { return }
@@ -131,9 +154,9 @@ extension _Resolver {
     func renderError(_ error: any Error) -> RenderError {
         if let error = error as? RenderError { return error }
         if let located = error as? LocatedError {
-            return RenderError(path: located.path.names, underlying: located.underlying)
+            return RenderError(path: located.path, underlying: located.underlying)
         }
-        return RenderError(path: context.path.names, underlying: error)
+        return RenderError(path: names(of: context.path), underlying: error)
     }
 
     /// A type's name as shown in paths and in the `.tree` format: no module, no generic arguments.

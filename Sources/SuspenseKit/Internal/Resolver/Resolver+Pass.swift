@@ -103,7 +103,7 @@ extension _Resolver {
                 context: place,
                 position: position,
                 positionClaimed: claimed,
-                component: place.path.lastName ?? "the root",
+                component: paths.lastName(of: place.path).map { nodes.names[$0] } ?? "the root",
                 pathAddsComponent: false,
                 thunk: _ClosureThunk(body: evaluate),
                 isPending: false,
@@ -203,7 +203,7 @@ extension _Resolver {
             do {
                 try holdRow(index)
             } catch {
-                route(error, at: outer, path: outer.path.appending("Suspense"))
+                route(error, at: outer, path: path(outer.path, appending: "Suspense"))
             }
             return
         }
@@ -211,7 +211,7 @@ extension _Resolver {
         do {
             try evaluateFallback(of: index)
         } catch {
-            route(error, at: outer, path: outer.path.appending("Suspense"))
+            route(error, at: outer, path: path(outer.path, appending: "Suspense"))
         }
     }
 }

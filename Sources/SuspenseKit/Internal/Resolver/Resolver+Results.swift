@@ -75,7 +75,7 @@ extension _Resolver {
         case .failure(let error):
             // A keyless query failed: the error surfaces at the component that threw it.
             let record = records.slots[slot]
-            route(error, at: record.context, path: record.errorPath)
+            route(error, at: record.context, path: errorPath(of: record))
         }
     }
 
@@ -114,7 +114,7 @@ extension _Resolver {
                 collector?.promiseCaught()
                 suspendAgain(slot, on: promise)
             } else {
-                route(error, at: records.slots[slot].context, path: records.slots[slot].errorPath)
+                route(error, at: records.slots[slot].context, path: errorPath(of: records.slots[slot]))
             }
         }
     }
@@ -131,18 +131,18 @@ extension _Resolver {
                     SuspenseError.stillSuspending(
                         component: record.component, attempts: record.resuspensions,
                         lastQuery: promise.key ?? promise.valueTypeName),
-                    at: record.errorPath)
+                    at: errorPath(of: record))
             }
             let target = try deliveryTarget(
                 of: promise, from: record.context.suspense, component: record.component,
-                errorPath: { record.errorPath })
+                errorPath: { errorPath(of: record) })
             let (query, label) = identify(promise)
             records.slots[slot].queryLabel = label
             records.slots[slot].deliversTo = target
             wait(slot, on: query, promise: promise, previous: record.queryLabel)
             if label != record.queryLabel { noteChange(.progressed(record.context.suspense)) }
         } catch {
-            route(error, at: record.context, path: record.errorPath)
+            route(error, at: record.context, path: errorPath(of: record))
         }
     }
 
@@ -158,7 +158,7 @@ extension _Resolver {
         do {
             try evaluateContent(of: index, value: value)
         } catch {
-            route(error, at: outer, path: outer.path.appending("Suspense"))
+            route(error, at: outer, path: path(outer.path, appending: "Suspense"))
             return
         }
         if records.suspenses[index].pendingCount == 0 {

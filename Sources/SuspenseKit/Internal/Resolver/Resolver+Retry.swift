@@ -11,7 +11,7 @@ extension _Resolver {
         // The failed queries beneath it run again when the content asks for them.
         cache.dropFailures(scope.mailbox.failures(since: failures.mark))
         let attempt = record.attempts
-        collector?.retrying(record.id, path: record.outer.path.appending("ErrorBoundary").names)
+        collector?.retrying(record.id, path: names(of: record.outer.path, appending: "ErrorBoundary"))
         records.errorBoundaries[index].attempts += 1
         let contentScope = records.makeScope(parent: record.outer.scope)
         records.errorBoundaries[index].contentScope = contentScope

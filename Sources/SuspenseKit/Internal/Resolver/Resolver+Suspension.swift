@@ -11,7 +11,7 @@ extension _Resolver {
             try suspend(promise, component: named.name, pathAddsComponent: named.isShownInPaths, thunk: rerun)
             return
         }
-        throw located(error, at: named.isShownInPaths ? context.path.appending(named.name) : context.path)
+        throw located(error, at: named.isShownInPaths ? path(context.path, appending: named.name) : context.path)
     }
 
     /// A component's body threw: a promise suspends the component in a slot that `rerun`
@@ -34,14 +34,14 @@ extension _Resolver {
         pathAddsComponent: Bool,
         thunk: any _SlotThunk
     ) throws {
-        let errorPath = { pathAddsComponent ? self.context.path.appending(component) : self.context.path }
+        let errorPath = { pathAddsComponent ? self.path(self.context.path, appending: component) : self.context.path }
         let target = try deliveryTarget(of: promise, from: context.suspense, component: component, errorPath: errorPath)
         let (query, label) = identify(promise)
         let node = nodes.makeFragment()
         // Sealed before the slot keeps a copy, as making a child would seal it: the slots of one
         // parent then share its link, where each slot's copy made a link of its own when the
         // slot was evaluated again.
-        context.path.sealLast()
+        paths.seal(&context.path)
         var slotContext = context
         slotContext.parent = node
         nodes.link(node, to: context.parent)
@@ -178,7 +178,7 @@ extension _Resolver {
                 do {
                     try evaluateFallback(of: index)
                 } catch {
-                    route(error, at: outer, path: outer.path.appending("Suspense"))
+                    route(error, at: outer, path: path(outer.path, appending: "Suspense"))
                     if failures.uncaught != nil { return }
                 }
             }
@@ -245,7 +245,7 @@ extension _Resolver {
         if root.pendingCount > 0 {
             let first = root.slots.first { records.slots[$0].isPending }
             throw RenderError(
-                path: first.map { records.slots[$0].errorPath.names } ?? [],
+                path: first.map { names(of: errorPath(of: records.slots[$0])) } ?? [],
                 underlying: SuspenseError.rootSuspendedForever(queries: records.pendingQueries(of: Self.root))
             )
         }

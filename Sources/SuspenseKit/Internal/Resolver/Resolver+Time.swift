@@ -76,11 +76,11 @@ extension _Resolver {
         guard let outer = record.outer, let timeout = record.timing?.timeout, isPending(suspense) else { return nil }
         // A row held back by its SuspenseList has its content: only the rows before it wait.
         if record.row != nil && record.pendingCount == 0 { return nil }
-        let path = outer.path.appending("Suspense")
+        let suspensePath = path(outer.path, appending: "Suspense")
         let error = TimeoutError(
-            path: path.names, duration: timeout, pendingQueries: records.pendingQueries(of: suspense))
+            path: names(of: suspensePath), duration: timeout, pendingQueries: records.pendingQueries(of: suspense))
         let stopped = stopWaiting(for: suspense)
-        pass(.timeout(record.id)) { route(error, at: outer, path: path) }
+        pass(.timeout(record.id)) { route(error, at: outer, path: suspensePath) }
         return TimedOut(id: record.id, error: error, stopped: stopped)
     }
 
@@ -102,7 +102,7 @@ extension _Resolver {
         let root = records.suspenses[Self.root]
         if root.pendingCount > 0 {
             let first = root.slots.first { records.slots[$0].isPending }
-            let path = first.map { records.slots[$0].errorPath.names } ?? []
+            let path = first.map { names(of: errorPath(of: records.slots[$0])) } ?? []
             throw RenderError(
                 path: path,
                 underlying: TimeoutError(
@@ -111,7 +111,7 @@ extension _Resolver {
         var pending = records.suspenses.indices.dropFirst().filter { isPending($0) }
         pending.sort { PositionLink.precedes(records.suspenses[$0].id.link, records.suspenses[$1].id.link) }
         return pending.map { index in
-            let path = records.suspenses[index].outer.map { $0.path.appending("Suspense").names } ?? []
+            let path = records.suspenses[index].outer.map { names(of: $0.path, appending: "Suspense") } ?? []
             return TimeoutError(path: path, duration: deadline, pendingQueries: records.pendingQueries(of: index))
         }
     }

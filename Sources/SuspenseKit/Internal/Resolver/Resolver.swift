@@ -31,6 +31,8 @@ public final class _Resolver {
     @usableFromInline @exclusivity(unchecked) var context: EvaluationContext
     /// The tree being resolved; see ``NodeArena``.
     @exclusivity(unchecked) var nodes = NodeArena()
+    /// The links of the component paths; see ``ComponentPath``.
+    @exclusivity(unchecked) var paths = PathTable()
     /// Slots, boundaries and scopes, by index.
     @exclusivity(unchecked) var records = Records()
     /// The position of the place being evaluated, for boundary ids.
@@ -245,19 +247,19 @@ public final class _Resolver {
     /// its path, and restoring it released one, for every component.
     @usableFromInline
     func enterComponent(named name: String) throws -> Int32 {
+        let nameIndex = nodes.names.index(of: name)
         // Sealed in the parent's own context, so that its other children find it sealed too.
-        context.path.sealLast()
-        context.path.append(name)
+        paths.append(nameIndex, to: &context.path)
         context.depth += 1
         do {
             try checkDepth(context.depth, name)
         } catch {
-            context.path.removeLast()
+            paths.removeLast(from: &context.path)
             context.depth -= 1
             throw error
         }
         let parent = context.parent
-        context.parent = nodes.appendComponent(name: name, to: parent)
+        context.parent = nodes.appendComponent(name: nameIndex, to: parent)
         collector?.componentMade(name)
         return parent
     }
@@ -267,7 +269,7 @@ public final class _Resolver {
     /// it, on the way out, thrown errors included.
     @usableFromInline
     func leaveComponent(restoring parent: Int32) {
-        context.path.removeLast()
+        paths.removeLast(from: &context.path)
         context.depth -= 1
         context.parent = parent
     }

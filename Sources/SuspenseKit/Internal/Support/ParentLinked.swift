@@ -1,8 +1,8 @@
-/// A link of a path that shares its prefix with other paths: a position path, a component path,
-/// a frame's child path. Each link holds its parent, never its children, so a path of a
-/// thousand levels is a chain a thousand links long. Two things every such chain needs are here
-/// once: releasing it without recursing once per link (the default `deinit` would, and a deep
-/// tree's chain would overflow the stack), and walking it from the root.
+/// A link of a path that shares its prefix with other paths: a position path, a frame's child
+/// path. Each link holds its parent, never its children, so a path of a thousand levels is a
+/// chain a thousand links long. Two things every such chain needs are here once: releasing it
+/// without recursing once per link (the default `deinit` would, and a deep tree's chain would
+/// overflow the stack), and walking it from the root.
 protocol ParentLinked: AnyObject {
     /// The link above; cleared only by `releaseParents()`, as the link is deinitialized.
     var parent: Self? { get set }

@@ -1,13 +1,15 @@
 import Synchronization
 
-/// The floor under the workloads whose queries really wait (benchmarks 3 and 8), with no library:
-/// what any render of them does at least. Each item is an immediate task that waits once (a
-/// yield, or a sleep), makes its text and stores it under a lock; the caller is resumed once,
+/// The floor under the workloads that start a query per item (benchmarks 2, 3 and 8), with no
+/// library: what any render of them does at least. Each item is an immediate task that waits
+/// once (a yield, or a sleep) or not at all, makes its text and stores it under a lock; the caller is resumed once,
 /// when the last item answered; then the byte-buffer baseline writes the page. SuspenseKit's
 /// time over this one is what the library adds; its time under it is the runtime's.
 public enum RuntimeFloor {
     /// How each item's task waits before it answers.
     public enum Wait: Sendable {
+        /// Answers at once, on the caller's thread (benchmark 2).
+        case none
         case yield
         case sleep(Duration)
     }
@@ -26,6 +28,7 @@ public enum RuntimeFloor {
         for index in 0..<count {
             let item: @Sendable () async -> Void = {
                 switch wait {
+                case .none: break
                 case .yield: await Task.yield()
                 case .sleep(let duration): try? await Task.sleep(for: duration)
                 }

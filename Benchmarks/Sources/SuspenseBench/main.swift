@@ -7,7 +7,7 @@
 //                                                                   [--only 1,2,…]
 //     SuspenseBench --profile static-html|static-tree|static-plain|suspending|shared|baseline|page|sleeping|
 //                             slow|streamed-page|streamed-boundaries|yielding|table|streamed-table|
-//                             table-baseline|yielding-floor|slow-floor N [TIMES]
+//                             table-baseline|immediate-floor|yielding-floor|slow-floor N [TIMES]
 //     SuspenseBench --rss suspending|sleeping|static-html N TIMES
 //     SuspenseBench --churn READS KEYS CAPACITY   (a shared cache under churn: BenchmarkTrees/Churn.swift)
 //     SuspenseBench --fixed-cost ITEMS RENDERS    (a render's fixed cost, main actor against no actor)
@@ -198,6 +198,7 @@ func profileOnce(_ workload: String, items: Int, printing: Bool = false) async t
     case "streamed-page": output = try await Workloads.streamedPage(count: items)
     case "streamed-boundaries": output = try await Workloads.streamedBoundaries(count: items)
     case "yielding": output = try await Workloads.yieldingItems(count: items)
+    case "immediate-floor": output = await RuntimeFloor.html(count: items, waiting: .none)
     case "yielding-floor": output = await RuntimeFloor.html(count: items, waiting: .yield)
     case "slow-floor": output = await RuntimeFloor.html(count: items, waiting: .sleep(.milliseconds(50)))
     case "slow": output = try await Workloads.slowSiblings(count: items, delay: .milliseconds(50))  // benchmark 3
@@ -349,16 +350,24 @@ struct SuspenseBench {
 
         // 2. Every item suspends on its own key.
         if options.only.contains(2) {
+            check("runtime floor, at once", await RuntimeFloor.html(count: n, waiting: .none), equals: baselineHTML)
             let suspending = try await measureInterleaved(
                 runs: options.runs,
                 [
                     { consume(Baseline.html(count: n)) },
                     { consume(try await Workloads.suspendingItems(count: n)) },
+                    { consume(await RuntimeFloor.html(count: n, waiting: .none)) },
                 ])
             row(
                 "2. every item suspends on its own key, \(nText) queries, one Suspense",
                 formatMS(median(suspending[1])), formatMS(median(suspending[0])),
                 formatRatio(median(suspending[1]) / median(suspending[0])), "≤ 10× (goal 5×)", "(cannot suspend)"
+            )
+            // The runtime's floor under it: one bare immediate task per item, answering at once.
+            row(
+                "2. runtime floor: \(nText) bare immediate tasks answering at once, no library",
+                formatMS(median(suspending[2])), formatMS(median(suspending[0])),
+                formatRatio(median(suspending[2]) / median(suspending[0])), "—", "—"
             )
 
         }

@@ -91,19 +91,16 @@ func _readOrStart<Value: Sendable>(
         return try QueryCache._cast(value, key: key, as: Value.self)
     case .start(let start):
         // The run starts here, on this thread until it first suspends, where the platform has
-        // immediate tasks (elsewhere as a task scheduled at once): written out here rather than
-        // passed to a helper, so that the closure is made as the task takes it, with no thunk
-        // around it. Not detached: the task keeps the render's task-local values, all but its
-        // scope. A run that finishes at once leaves its value in `value`, typed: no cast.
+        // immediate tasks (elsewhere as a task scheduled at once; see `_startImmediately`). The
+        // closure is made as the task takes it, with no thunk around it. Not detached: the task
+        // keeps the render's task-local values, all but its scope. A run that finishes at once
+        // leaves its value in `value`, typed: no cast.
         var value: Value?
         let saved = QueryCache._begin(start)
         let task = withUnsafeMutablePointer(to: &value) { pointer in
             let slot = _StarterSlot(pointer)
             return QueryCache._outsideRender {
-                if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                    return Task.immediate { await _run(query, for: start, leavingValueIn: slot) }
-                }
-                return Task { await _run(query, for: start, leavingValueIn: slot) }
+                _startImmediately { await _run(query, for: start, leavingValueIn: slot) }
             }
         }
         if try QueryCache._end(start, task: task, restoring: saved), let value { return value }

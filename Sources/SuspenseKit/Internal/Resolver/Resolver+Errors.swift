@@ -6,7 +6,7 @@ extension _Resolver {
     /// typed one lets other errors pass), and onwards when that boundary's fallback throws; with
     /// none left, the render fails. While subtrees deferred earlier in the same evaluation wait
     /// to be evaluated, the error waits behind them (Resolver+Pass).
-    func route(_ error: any Error, at place: EvaluationContext, path: ComponentPath) {
+    func route(_ error: any Error, at place: EvaluationContext, path: [String]) {
         let error = located(error, at: path)
         if ready.hasFresh {
             postpone(at: place) { $0.route(error, at: place, path: path) }
@@ -38,6 +38,11 @@ extension _Resolver {
         error is LocatedError ? error : LocatedError(path: names(of: path), underlying: error)
     }
 
+    /// `located(_:at:)` with the path's names already made (a slot's, a boundary's).
+    func located(_ error: any Error, at path: [String]) -> any Error {
+        error is LocatedError ? error : LocatedError(path: path, underlying: error)
+    }
+
     /// The names of `path`, root first.
     func names(of path: ComponentPath) -> [String] {
         paths.names(of: path).map { nodes.names[$0] }
@@ -48,17 +53,10 @@ extension _Resolver {
         names(of: path) + [name]
     }
 
-    /// The path of a slot's component, for its errors: its place's path, and the component's
-    /// name where it ends error paths.
-    func errorPath(of slot: SlotRecord) -> ComponentPath {
-        slot.pathAddsComponent ? path(slot.context.path, appending: slot.component) : slot.context.path
-    }
-
-    /// `path` with `name` added at its end.
-    func path(_ path: ComponentPath, appending name: String) -> ComponentPath {
-        var path = path
-        paths.append(nodes.names.index(of: name), to: &path)
-        return path
+    /// The path of a slot's component, for its errors: its place's names, and the component's
+    /// name where it ends error paths. Errors need names only: making them adds no link.
+    func errorPath(of slot: SlotRecord) -> [String] {
+        slot.pathAddsComponent ? names(of: slot.context.path, appending: slot.component) : names(of: slot.context.path)
     }
 
     /// The error a component threw, without the path it travels with.

@@ -126,7 +126,7 @@ extension _Resolver {
             do {
                 try thunk.run(self)
             } catch {
-                route(error, at: records.slots[slot].context, path: records.slots[slot].context.path)
+                route(error, at: records.slots[slot].context, path: names(of: records.slots[slot].context.path))
             }
         }
         releaseDecisions(from: records.slots[slot].context.suspense)
@@ -203,7 +203,7 @@ extension _Resolver {
             do {
                 try holdRow(index)
             } catch {
-                route(error, at: outer, path: path(outer.path, appending: "Suspense"))
+                route(error, at: outer, path: names(of: outer.path, appending: "Suspense"))
             }
             return
         }
@@ -211,7 +211,7 @@ extension _Resolver {
         do {
             try evaluateFallback(of: index)
         } catch {
-            route(error, at: outer, path: path(outer.path, appending: "Suspense"))
+            route(error, at: outer, path: names(of: outer.path, appending: "Suspense"))
         }
     }
 }

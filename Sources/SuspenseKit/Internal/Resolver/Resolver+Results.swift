@@ -158,7 +158,7 @@ extension _Resolver {
         do {
             try evaluateContent(of: index, value: value)
         } catch {
-            route(error, at: outer, path: path(outer.path, appending: "Suspense"))
+            route(error, at: outer, path: names(of: outer.path, appending: "Suspense"))
             return
         }
         if records.suspenses[index].pendingCount == 0 {

@@ -11,7 +11,8 @@ extension _Resolver {
             try suspend(promise, component: named.name, pathAddsComponent: named.isShownInPaths, thunk: rerun)
             return
         }
-        throw located(error, at: named.isShownInPaths ? path(context.path, appending: named.name) : context.path)
+        let path = named.isShownInPaths ? names(of: context.path, appending: named.name) : names(of: context.path)
+        throw located(error, at: path)
     }
 
     /// A component's body threw: a promise suspends the component in a slot that `rerun`
@@ -34,7 +35,10 @@ extension _Resolver {
         pathAddsComponent: Bool,
         thunk: any _SlotThunk
     ) throws {
-        let errorPath = { pathAddsComponent ? self.path(self.context.path, appending: component) : self.context.path }
+        let errorPath = {
+            let names = self.names(of: self.context.path)
+            return pathAddsComponent ? names + [component] : names
+        }
         let target = try deliveryTarget(of: promise, from: context.suspense, component: component, errorPath: errorPath)
         let (query, label) = identify(promise)
         let node = nodes.makeFragment()
@@ -84,7 +88,7 @@ extension _Resolver {
         of promise: ThrownPromise,
         from suspense: SuspenseIndex,
         component: String,
-        errorPath: () -> ComponentPath
+        errorPath: () -> [String]
     ) throws -> SuspenseIndex {
         if promise.key != nil { return -1 }
         var index = suspense
@@ -178,7 +182,7 @@ extension _Resolver {
                 do {
                     try evaluateFallback(of: index)
                 } catch {
-                    route(error, at: outer, path: path(outer.path, appending: "Suspense"))
+                    route(error, at: outer, path: names(of: outer.path, appending: "Suspense"))
                     if failures.uncaught != nil { return }
                 }
             }
@@ -245,7 +249,7 @@ extension _Resolver {
         if root.pendingCount > 0 {
             let first = root.slots.first { records.slots[$0].isPending }
             throw RenderError(
-                path: first.map { names(of: errorPath(of: records.slots[$0])) } ?? [],
+                path: first.map { errorPath(of: records.slots[$0]) } ?? [],
                 underlying: SuspenseError.rootSuspendedForever(queries: records.pendingQueries(of: Self.root))
             )
         }

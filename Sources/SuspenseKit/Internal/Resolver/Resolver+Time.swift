@@ -76,9 +76,9 @@ extension _Resolver {
         guard let outer = record.outer, let timeout = record.timing?.timeout, isPending(suspense) else { return nil }
         // A row held back by its SuspenseList has its content: only the rows before it wait.
         if record.row != nil && record.pendingCount == 0 { return nil }
-        let suspensePath = path(outer.path, appending: "Suspense")
+        let suspensePath = names(of: outer.path, appending: "Suspense")
         let error = TimeoutError(
-            path: names(of: suspensePath), duration: timeout, pendingQueries: records.pendingQueries(of: suspense))
+            path: suspensePath, duration: timeout, pendingQueries: records.pendingQueries(of: suspense))
         let stopped = stopWaiting(for: suspense)
         pass(.timeout(record.id)) { route(error, at: outer, path: suspensePath) }
         return TimedOut(id: record.id, error: error, stopped: stopped)
@@ -102,7 +102,7 @@ extension _Resolver {
         let root = records.suspenses[Self.root]
         if root.pendingCount > 0 {
             let first = root.slots.first { records.slots[$0].isPending }
-            let path = first.map { names(of: errorPath(of: records.slots[$0])) } ?? []
+            let path = first.map { errorPath(of: records.slots[$0]) } ?? []
             throw RenderError(
                 path: path,
                 underlying: TimeoutError(

@@ -2,9 +2,10 @@ import Synchronization
 
 /// The floor under the workloads that start a query per item (benchmarks 2, 3 and 8), with no
 /// library: what any render of them does at least. Each item is an immediate task that waits
-/// once (a yield, or a sleep) or not at all, makes its text and stores it under a lock; the caller is resumed once,
-/// when the last item answered; then the byte-buffer baseline writes the page. SuspenseKit's
-/// time over this one is what the library adds; its time under it is the runtime's.
+/// once (a yield, or a sleep) or not at all, makes its text and stores it under a lock; the
+/// caller is resumed once, when the last item answered; then the byte-buffer baseline writes
+/// the page. SuspenseKit's time over this one is what the library adds; its time under it is the
+/// runtime's.
 public enum RuntimeFloor {
     /// How each item's task waits before it answers.
     public enum Wait: Sendable {
@@ -15,13 +16,13 @@ public enum RuntimeFloor {
     }
 
     /// The page of `count` items (the same bytes as `Baseline.html(count:)`), each item's text
-    /// made by its own task after it waited.
+    /// made by its own task as `wait` says.
     public static func html(count: Int, waiting wait: Wait) async -> String {
         let texts = await texts(count: count, waiting: wait)
         return Baseline.html(count: count) { texts[$0] }
     }
 
-    /// Every item's text, each made by a task that waited once; all of them run at once.
+    /// Every item's text, each made by a task that waited as `wait` says; all of them run at once.
     static func texts(count: Int, waiting wait: Wait) async -> [String] {
         guard count > 0 else { return [] }
         let collector = Collector(count: count)

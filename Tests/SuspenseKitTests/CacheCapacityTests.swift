@@ -7,7 +7,7 @@ import Testing
 
 /// A cache a server can share for a long time: bounded by a capacity, expired results freed,
 /// invalidation that wins over a run in flight, and statistics to size it.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct CacheCapacityTests {
     /// Reads `key` from `source`, after `gate` opens when there is one.
     struct Reader: Component {

@@ -5,7 +5,7 @@ import Testing
 
 /// Stale while revalidate: `QueryCache(freshFor:staleFor:)` serves a stale value at once while
 /// one refresh runs in the background, keeps it when the refresh fails, and reports the failure.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct CacheFreshnessTests {
     @TaskLocal static var requestID = "none"
 

@@ -5,7 +5,7 @@ import Testing
 
 /// How long a `QueryCache` keeps results: failures kept or dropped, values that expire on the
 /// cache's clock, and forgetting by hand.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct CacheLifetimeTests {
     /// Reads "source" from `flaky`; `suspends` makes the query suspend before it answers.
     struct Reader: Component {

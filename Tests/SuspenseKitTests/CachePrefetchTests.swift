@@ -4,7 +4,7 @@ import Testing
 
 /// Queries started before a render (`prefetch`), and invalidation of many keys at once (by
 /// prefix, by tag).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct CachePrefetchTests {
     /// Reads `key`, with `tags`, counting the runs of its own query.
     struct Reader: Component {

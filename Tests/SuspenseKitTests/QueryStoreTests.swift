@@ -6,7 +6,7 @@ import Testing
 /// A cache's second tier (`QueryCache(store:)`): read inside a run, a cold key run once among the
 /// caches sharing the store, every store call bounded, invalidations both ways, scoped keys.
 /// Several caches on one `MemoryQueryStore` play several processes.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct QueryStoreTests {
     /// Reads `key` in `scope`, counting the runs of its query, waiting on `gate` when given.
     struct Reader: Component {

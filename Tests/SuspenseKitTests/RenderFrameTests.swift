@@ -4,7 +4,7 @@ import Testing
 @testable import SuspenseKit
 
 /// `RenderFrame.cause`: what led to each frame, as a value, and the text frame headers show.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RenderFrameTests {
     /// `a` loads, `b` fails into its ErrorBoundary, `slow` never answers and times out.
     struct Page: Component {

@@ -4,7 +4,7 @@ import Testing
 @testable import SuspenseKit
 
 /// `RenderOptions`' hooks, set with methods: a trailing closure can never become the wrong hook.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RenderOptionsTests {
     struct SlowPage: Component {
         let hang: Hang

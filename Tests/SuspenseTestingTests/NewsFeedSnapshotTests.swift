@@ -7,7 +7,7 @@ import Testing
 // The NewsFeed example's own components, with fixed outcomes and a test clock: its loading,
 // loaded, empty and failed states, the headlines tried again with backoff, sports cut off by its
 // timeout, and the French locale. No test runs a query for real or sleeps.
-@Suite(.snapshots, .timeLimit(.minutes(1)))
+@Suite(.snapshots, .timeLimit(.minutes(3)))
 struct NewsFeedSnapshotTests {
     let river = Article(title: "River bursts its banks", summary: "The quays are closed until Thursday.")
     let match = Article(title: "Home side wins", summary: "3–1 after extra time.")

@@ -4,7 +4,7 @@ import Testing
 
 /// A stubbed outcome read with `resolveValue(key:retry:)` is tried again like the query it
 /// stands for: each attempt gives the stub, with the policy's backoff on the render's clock.
-@Suite(.snapshots, .timeLimit(.minutes(1)))
+@Suite(.snapshots, .timeLimit(.minutes(3)))
 struct StubbedRetryTests {
     /// A transient failure, tried again.
     struct Unavailable: Error, CustomStringConvertible {

@@ -11,7 +11,7 @@ import Testing
 
 /// `LiveTerminal` on a terminal of a fixed size: its bytes played on a `VirtualTerminal`, whose
 /// screen and scrollback are what a person sees.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct LiveTerminalTests {
     /// Sixteen lines, then two boundaries: taller than a 40×12 terminal.
     struct TallPage: Component {

@@ -4,7 +4,7 @@ import Testing
 @testable import SuspenseKit
 
 /// Each `Diagnostic.Code`: it fires on the code it names, and not on the code that fixes it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DiagnosticTests {
     /// Catches its own suspension: shows "stranger" whenever the query is slower than the render.
     struct Greeting: Component {

@@ -5,7 +5,7 @@ import Testing
 @testable import SuspenseKit
 
 /// `RenderOptions.onReport`: what each boundary and query did, on a test clock.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RenderReportTests {
     /// A page with a hit and a miss, a failed query, a timeout and a waterfall.
     struct Page: Component {

@@ -181,7 +181,7 @@ private struct FallbackText: Component {
 }
 
 /// A minute each at most: `TestClock.waitForSleepers` returns when the time limit cancels it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct OwnershipTests {
     @Test func nothingARenderCapturedOutlivesIt() async throws {
         let live = LiveCount()

@@ -5,7 +5,7 @@ import Testing
 
 /// The server core honours what the shell's tree declared: status, headers and a redirect decide
 /// the head; what the tree declares later is logged.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct StreamedPageDeclarationTests {
     struct Page: Component {
         let gates: Gates

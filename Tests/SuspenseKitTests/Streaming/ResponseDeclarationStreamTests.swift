@@ -5,7 +5,7 @@ import Testing
 
 /// Response declarations in a stream: the shell's decide the head; those revealed later are
 /// reported, and a redirect becomes a refresh in the page.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ResponseDeclarationStreamTests {
     /// Collects what a stream reports as declared after its shell.
     final class Reports: Sendable {

@@ -4,7 +4,7 @@ import Testing
 @testable import SuspenseKit
 
 /// `RenderOptions(deadline:)`, on a test clock: nothing here sleeps for real.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct DeadlineTests {
     struct Page: Component {
         let gates: Gates

@@ -4,7 +4,7 @@ import Testing
 @testable import SuspenseKit
 
 /// `ErrorBoundary(retry:)`, on a test clock.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ErrorBoundaryRetryTests {
     /// Reads `key` from `flaky`, at once (no suspension) and with no retry of its own.
     struct Card: Component {

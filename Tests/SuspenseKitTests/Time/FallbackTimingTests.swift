@@ -4,7 +4,7 @@ import Testing
 @testable import SuspenseKit
 
 /// `Suspense(fallbackDelay:minimumFallbackDuration:)` in streams and frames, on a test clock.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct FallbackTimingTests {
     struct Delayed: Component {
         let gates: Gates

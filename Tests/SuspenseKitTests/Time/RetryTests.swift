@@ -4,7 +4,7 @@ import Testing
 @testable import SuspenseKit
 
 /// `RetryPolicy` and `resolveValue(key:retry:query:)`, on a test clock.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct RetryTests {
     @Test func delaysGrowExponentiallyUpToTheMaximum() {
         let policy = RetryPolicy(

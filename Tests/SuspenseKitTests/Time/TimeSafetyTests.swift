@@ -5,7 +5,7 @@ import Testing
 
 /// Durations the API accepts that no clock can wait for: each trapped the process (Duration
 /// overflow, or an instant advanced past what the clock holds) before waits were clamped.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct TimeSafetyTests {
     /// A key that hangs, under a Suspense with `timeout`, in an ErrorBoundary.
     struct TimedPage: Component {

@@ -4,7 +4,7 @@ import Testing
 @testable import SuspenseKit
 
 /// `Suspense(timeout:)`, on a test clock: nothing here sleeps for real.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct TimeoutTests {
     struct Page: Component {
         let hang: Hang

@@ -136,20 +136,19 @@ extension QueryCache {
         _ key: String, run: UInt64, hash: Int, near place: ResultTable<Cell>.Place? = nil, entry: consuming Entry
     ) -> Bool {
         let now = now()
-        var pending: Entry? = consume entry
         var stored = false
         var discarded = false
         var refreshFailure: (any Error)?
-        let delivery: (Subscribers, Result<any Sendable, any Error>)? = state.withLock { state in
+        let delivery: Delivery? = state.withLock(passing: entry) { state, entry in
             // One lookup: the run's cell becomes its result.
             let probe = place.map { state.table.probe(key, hash: hash, near: $0) } ?? state.table.probe(key, hash: hash)
             // The run read where it is: a copy of it retained its task.
             guard let position = probe.position,
                 case let (found, mailboxes, isRefresh, isInvalidated)? = state.updateRun(
                     at: position, { ($0.run, $0.mailboxes, $0.isRefresh, $0.isInvalidated) }),
-                found == run, let entry = pending.take()
+                found == run
             else { return nil }
-            let delivery = mailboxes.isEmpty ? nil : (mailboxes, entry.result)
+            let delivery = mailboxes.isEmpty ? nil : Delivery(mailboxes: mailboxes, result: entry.result)
             stored = true
             state.runningCount -= 1
             if isRefresh, case .failure(let error) = entry {
@@ -163,7 +162,7 @@ extension QueryCache {
                     if let now, let backoff = refreshes?.backoff {
                         state.refreshBlockedUntil[key] = now.saturatingAdding(backoff)
                     }
-                    return mailboxes.isEmpty ? nil : (mailboxes, stale.result)
+                    return mailboxes.isEmpty ? nil : Delivery(mailboxes: mailboxes, result: stale.result)
                 }
             }
             // A refresh's failure with no stale value left is not stored either: the next
@@ -181,7 +180,8 @@ extension QueryCache {
                 return delivery
             }
             state.addBytes(key, entry)
-            state.table[position: position] = .stored(entry)
+            // Moved in: a copy retained the value, and the entry's release released it again.
+            state.table[position: position] = .stored(consume entry)
             state.table.markUsed(position)
             if !state.storedWhileRunning.isEmpty { _ = state.takeStoredWhileRunning(key) }
             if let now {
@@ -192,12 +192,20 @@ extension QueryCache {
             return delivery
         }
         if let refreshFailure { refreshes?.onError(key, refreshFailure) }
-        if let (mailboxes, result) = delivery {
+        // Moved out: a nil left behind is never destroyed.
+        if let delivery = consume delivery {
             // A discarded result is in no cache: each render keeps it for its components.
-            let keeping = discarded || rendersKeep(result)
-            mailboxes.forEach { $0.post(.key(key), result, keeping: keeping) }
+            let keeping = discarded || rendersKeep(delivery.result)
+            delivery.mailboxes.forEach { $0.post(.key(key), delivery.result, keeping: keeping) }
         }
         return stored
+    }
+
+    /// A completed run's result and the renders it goes to. A struct, not a tuple: an optional
+    /// tuple was destroyed through the runtime's generic witnesses, once per completed run.
+    private struct Delivery {
+        let mailboxes: Subscribers
+        let result: Result<any Sendable, any Error>
     }
 
     /// Stops `mailbox` waiting on `key`; the last render to leave cancels the run, and gets its

@@ -32,4 +32,14 @@ final class Locked<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
+
+    /// `withLock(_:)`, handing `input` to `body` to keep or to move on (a closure cannot consume
+    /// what it captures; an optional taken inside cost a copy and a destroy of its own).
+    func withLock<Input: ~Copyable, Result>(
+        passing input: consuming Input, _ body: (inout Value, consuming Input) throws -> Result
+    ) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value, input)
+    }
 }

@@ -56,7 +56,8 @@ final class RenderScope: Sendable {
     /// Runs `body` with `scope` bound to this thread (nil: unbound), then restores what was
     /// bound before. The caller keeps `scope` alive meanwhile.
     static func bind<Result>(_ scope: RenderScope?, _ body: () throws -> Result) rethrows -> Result {
-        let saved = thread.value
+        // What was bound is kept alive by whoever bound it: saved and restored unretained.
+        let saved = thread.unmanaged
         thread.set(scope)
         defer { thread.set(saved) }
         return try body()
@@ -83,8 +84,9 @@ enum _QueryRead {
 /// A run `resolveValue(key:query:)` starts at once, on the component's thread. Not API.
 @usableFromInline
 struct _QueryStart: Sendable {
+    /// The cache, which the run completes. The render's mailbox is not here: only the starter
+    /// needs it, in its render's scope (a copy of the start, which the task takes, retained it).
     let cache: QueryCache
-    let mailbox: QueryMailbox
     let key: String
     let run: UInt64
     /// The key's hash, for the run to find its place in the cache again at once.
@@ -167,8 +169,7 @@ extension QueryCache {
                 state.nextRun += 1
                 let place = state.startRunning(key, InFlightQuery(startingRun: state.nextRun), at: probe)
                 return .start(
-                    _QueryStart(
-                        cache: self, mailbox: mailbox, key: key, run: state.nextRun, hash: probe.hash, place: place))
+                    _QueryStart(cache: self, key: key, run: state.nextRun, hash: probe.hash, place: place))
             }
         }
     }
@@ -208,7 +209,7 @@ extension QueryCache {
     static func _finish(_ start: _QueryStart, value: consuming any Sendable) -> Bool {
         // Moved into the cache's table: no copy of the value for a run nobody else waits on.
         start.cache.complete(start.key, run: start.run, hash: start.hash, near: start.place, entry: .value(value))
-            && ImmediateStart.current.finished(start.run, of: start.cache, failure: nil)
+            && ImmediateStart.withCurrent { $0.finished(start.run, of: start.cache, failure: nil) }
     }
 
     /// Called by a run started at once, as it fails: stores the failure, and hands it to the
@@ -219,7 +220,7 @@ extension QueryCache {
         if start.cache.complete(
             start.key, run: start.run, hash: start.hash, near: start.place, entry: .failure(failure))
         {
-            _ = ImmediateStart.current.finished(start.run, of: start.cache, failure: failure)
+            _ = ImmediateStart.withCurrent { $0.finished(start.run, of: start.cache, failure: failure) }
         }
     }
 
@@ -235,7 +236,7 @@ extension QueryCache {
     /// Marks this thread as starting `start`'s run; returns what `_end` restores.
     @usableFromInline
     static func _begin(_ start: _QueryStart) -> ImmediateStart.Saved {
-        ImmediateStart.current.begin(start.run, of: start.cache)
+        ImmediateStart.withCurrent { $0.begin(start.run, of: start.cache) }
     }
 
     /// The start of `start`'s run returned `task`: the value when the run finished at once (a
@@ -246,22 +247,32 @@ extension QueryCache {
     ) throws -> Bool {
         // Finished at once (the common case): its result, without the lock; a value is in the
         // starter's frame already.
-        switch ImmediateStart.current.end(restoring: saved) {
+        switch ImmediateStart.withCurrent({ $0.end(restoring: saved) }) {
         case .value:
             return true
         case .failure(let error):
-            start.mailbox.noteFailure(start.key, keeping: start.cache.rendersKeepResults ? error : nil)
-            RenderScope.current?.collector?.failedAtOnce(start.key, error)
+            let scope = startersScope()
+            scope.mailbox.noteFailure(start.key, keeping: start.cache.rendersKeepResults ? error : nil)
+            scope.collector?.failedAtOnce(start.key, error)
             throw error
         case .running:
-            start.cache.joinOwnRun(start, task: task)
+            start.cache.joinOwnRun(start, task: task, mailbox: startersScope().mailbox)
             return false
         }
     }
 
+    /// The scope of the render whose component started a run: bound on this thread, since a
+    /// start is only read inside a pass and ends in the same call.
+    private static func startersScope() -> RenderScope {
+        guard let scope = RenderScope.current else {
+            preconditionFailure("a query started at once ended outside the render that started it")
+        }
+        return scope
+    }
+
     /// The run `start` began did not finish at once: the render waits on it like on any run.
-    private func joinOwnRun(_ start: _QueryStart, task: Task<Void, Never>) {
-        let (key, run, mailbox) = (start.key, start.run, start.mailbox)
+    private func joinOwnRun(_ start: _QueryStart, task: Task<Void, Never>, mailbox: QueryMailbox) {
+        let (key, run) = (start.key, start.run)
         let outcome: StartOutcome = state.withLock { state in
             let isRunning = state.updateRunning(key, hash: start.hash) { running in
                 guard running.run == run else { return false }

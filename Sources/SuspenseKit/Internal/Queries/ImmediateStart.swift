@@ -33,14 +33,19 @@ final class ImmediateStart {
 
     @usableFromInline typealias Saved = (run: UInt64, cache: ObjectIdentifier?)
 
-    /// This thread's record, made on first use and released when the thread exits.
-    static var current: ImmediateStart {
-        if let pointer = pthread_getspecific(key) {
-            return Unmanaged<ImmediateStart>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        let start = ImmediateStart()
-        pthread_setspecific(key, Unmanaged.passRetained(start).toOpaque())
-        return start
+    /// Calls `body` with this thread's record, made on first use and released when the thread
+    /// exits. Lent, not retained: the thread's key holds it (three retains and releases a query).
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (ImmediateStart) -> Result) -> Result {
+        let pointer = pthread_getspecific(key) ?? makeCurrent()
+        return Unmanaged<ImmediateStart>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+    }
+
+    @inline(never)
+    private static func makeCurrent() -> UnsafeMutableRawPointer {
+        let pointer = Unmanaged.passRetained(ImmediateStart()).toOpaque()
+        pthread_setspecific(key, pointer)
+        return pointer
     }
 
     /// Begins starting `run`; returns what to restore with `end(restoring:)`, for a query that

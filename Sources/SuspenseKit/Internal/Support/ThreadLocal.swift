@@ -32,4 +32,9 @@ struct UnretainedThreadLocal<Object: AnyObject>: @unchecked Sendable {
     func set(_ object: Object?) {
         pthread_setspecific(key, object.map { Unmanaged.passUnretained($0).toOpaque() })
     }
+
+    /// Sets this thread's object as `unmanaged` (read before), without a retain.
+    func set(_ unmanaged: Unmanaged<Object>?) {
+        pthread_setspecific(key, unmanaged?.toOpaque())
+    }
 }

@@ -29,7 +29,7 @@ public func render<C: Component>(
     // written into the string itself; other formats let the tree go before their bytes become
     // the string, so that both are not held at once.
     var tree: RenderTree? = try await _Resolver.run(
-        component, cache: cache, options: options, mode: .wholeTree, observers: [])
+        component, cache: cache, options: options, mode: .whole(for: format), observers: [])
     if case .html(pretty: false) = format.kind {
         return try HTMLRenderer.renderCompactString(tree!)
     }

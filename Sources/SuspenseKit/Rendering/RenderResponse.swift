@@ -22,7 +22,8 @@ public func renderResponse<C: Component>(
     options: RenderOptions = RenderOptions(),
     isolation: isolated (any Actor)? = #isolation
 ) async throws -> RenderedResponse {
-    let tree = try await _Resolver.run(component, cache: cache, options: options, mode: .wholeTree, observers: [])
+    let tree = try await _Resolver.run(
+        component, cache: cache, options: options, mode: .whole(for: format), observers: [])
     let body: String
     if case .html(pretty: false) = format.kind {
         body = try HTMLRenderer.renderCompactString(tree)

@@ -103,6 +103,33 @@ struct MarkupErrorTests {
         #expect(component.underlying is InvalidMarkupError)
     }
 
+    @Test func aComponentInAVoidElementIsOneChildInEveryFormat() async throws {
+        // HTML and plain text keep no node per component elsewhere (`RenderMode.componentNodes`);
+        // inside a void element they do, so that the error and its count are the tree's.
+        struct Empty: Component {
+            var body: some Component { EmptyComponent() }
+        }
+        struct TwoTexts: Component {
+            var body: some Component {
+                Text("a")
+                Text("b")
+            }
+        }
+        let one = "<wbr> is a void element and cannot have children; its 1 child would be lost"
+        func check<C: Component>(_ page: C, as format: RenderFormat) async throws {
+            do {
+                let output = try await render(page, as: format)
+                Issue.record("\(format): expected a RenderError, got \(output)")
+            } catch let error as RenderError {
+                #expect(error.underlying as? InvalidMarkupError == InvalidMarkupError(message: one), "\(format)")
+            }
+        }
+        for format in [RenderFormat.tree, .plain, .html, .html(pretty: true)] {
+            try await check(Element("wbr") { Empty() }, as: format)
+            try await check(Element("wbr") { TwoTexts() }, as: format)
+        }
+    }
+
     @Test func contentThatSuspendsInAVoidElementFailsInItsPass() async throws {
         // The key never resolves: were the element waiting for its content, the Suspense would
         // stay pending; it fails at once instead, and the boundary shows its fallback.

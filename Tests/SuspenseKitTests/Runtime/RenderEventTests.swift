@@ -470,6 +470,9 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
         let modes = RenderModeLog()
         try await RenderModeLog.$current.withValue(modes) {
             _ = try await render(Text("page"))
+            _ = try await render(Text("page"), as: .plain)
+            _ = try await render(Text("page"), as: .tree)
+            _ = try await renderResponse(Text("page"))
             _ = try await resolve(Text("page"))
             _ = try await resolveFrames(Text("page"))
             for try await _ in liveFrames(Text("page")) {}
@@ -477,8 +480,58 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
             _ = try await renderStream(Text("page"), stream: StreamOptions(order: .inOrder)).collect()
         }
         #expect(
-            modes.all == [.wholeTree, .wholeTree, .frames, .frames, .stream(.outOfOrder), .stream(.inOrder)])
-        #expect(modes.all[0] == RenderMode(subtrees: false, passTrees: false, fallbackTiming: false))
+            modes.all == [
+                .wholeOutput, .wholeOutput, .wholeTree, .wholeOutput, .wholeTree, .frames, .frames,
+                .stream(.outOfOrder), .stream(.inOrder),
+            ])
+        #expect(modes.all[2] == RenderMode(subtrees: false, passTrees: false, fallbackTiming: false))
+        // Only what shows components keeps a node for each: the tree format, `resolve` and frames.
+        #expect(modes.all.map(\.componentNodes) == [false, false, true, false, true, true, true, false, false])
+    }
+
+    /// A page of components, two levels deep, one of them suspending.
+    private struct Card: Component {
+        let title: String
+        var body: some Component {
+            Element("article") {
+                Element("h2") { Text(title) }
+                Group {
+                    Byline()
+                    Suspense {
+                        try Loaded("views")
+                    } fallback: {
+                        Text("…")
+                    }
+                }
+            }
+        }
+    }
+
+    private struct Byline: Component {
+        var body: some Component { Element("p") { Text("by us") } }
+    }
+
+    @Test func aRenderForMarkupLeavesComponentsOutOfItsTreeAndWritesTheSamePage() async throws {
+        var pages: [String] = []
+        var componentEntries: [Int] = []
+        var entries: [Int] = []
+        for mode in [RenderMode.wholeTree, .wholeOutput] {
+            let page = Element("main") {
+                ForEach(["a", "b", "c"]) { Card(title: $0) }
+            }
+            let tree = try await _Resolver.run(
+                { page }, cache: QueryCache(), options: RenderOptions(), mode: mode, observers: [])
+            pages.append(try HTMLRenderer.renderCompactString(tree))
+            componentEntries.append(tree.entries.filter { $0.kind == .component }.count)
+            entries.append(tree.entries.count)
+        }
+        let card = "<article><h2>X</h2><p>by us</p>views</article>"
+        let expected =
+            "<main>" + ["a", "b", "c"].map { card.replacingOccurrences(of: "X", with: $0) }.joined() + "</main>"
+        #expect(pages == [expected, expected])
+        // Three cards, each with a byline and a component made again once its key loaded.
+        #expect(componentEntries == [9, 0])
+        #expect(entries[0] - entries[1] == 9)
     }
 
     /// Two boundaries resolving after the shell, one pass each.

@@ -19,6 +19,7 @@ extension _Resolver {
         RenderModeLog.current?.append(mode)
         let resolver = _Resolver(cache: cache, options: options)
         resolver.timing.isHonoured = mode.fallbackTiming
+        resolver.componentNodes = mode.componentNodes
         // A report or diagnostics, when asked for: one more observer, and the resolver's hooks.
         let collector = ReportCollector.make(for: options, mode: mode, clock: resolver.scope.clock)
         var observers = observers

@@ -16,9 +16,23 @@ struct RenderMode: Hashable, Sendable {
     /// The render returns the final tree and the `.finished` event carries it. An out-of-order
     /// stream has sent every region by then and reads neither, so it skips building one.
     var finalTree = true
+    /// The tree keeps a node for each user component, which `.tree`, `resolve` and frames show.
+    /// HTML and plain text write only what is inside a component, so their renders leave the
+    /// node out: a record fewer to add, link and walk, and to hold, per component (a third of
+    /// the records of a list whose items are components).
+    var componentNodes = true
 
-    /// `render` and `resolve`: the final tree only, as soon as it is complete.
+    /// `render` as `.tree`, and `resolve`: the final tree only, as soon as it is complete.
     static let wholeTree = RenderMode(subtrees: false, passTrees: false, fallbackTiming: false)
+    /// `render` and `renderResponse` as HTML or plain text: the final tree, without component nodes.
+    static let wholeOutput = RenderMode(
+        subtrees: false, passTrees: false, fallbackTiming: false, componentNodes: false)
+
+    /// The final tree only, for writing in `format`.
+    static func whole(for format: RenderFormat) -> RenderMode {
+        if case .tree = format.kind { return wholeTree }
+        return wholeOutput
+    }
     /// `liveFrames` and `resolveFrames`: each boundary's subtree, which a frame replaces in the
     /// frame before.
     static let frames = RenderMode(subtrees: true, passTrees: false, fallbackTiming: true)
@@ -27,8 +41,11 @@ struct RenderMode: Hashable, Sendable {
     /// the tree after each pass, sent as far as it is settled.
     static func stream(_ order: StreamOptions.Order) -> RenderMode {
         switch order {
-        case .outOfOrder: return RenderMode(subtrees: true, passTrees: false, fallbackTiming: true, finalTree: false)
-        case .inOrder: return RenderMode(subtrees: false, passTrees: true, fallbackTiming: true)
+        case .outOfOrder:
+            return RenderMode(
+                subtrees: true, passTrees: false, fallbackTiming: true, finalTree: false, componentNodes: false)
+        case .inOrder:
+            return RenderMode(subtrees: false, passTrees: true, fallbackTiming: true, componentNodes: false)
         }
     }
 }

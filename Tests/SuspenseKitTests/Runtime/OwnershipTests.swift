@@ -307,7 +307,7 @@ struct OwnershipTests {
             try await render(
                 Suspense { ForEach(0..<10) { try NeverEnding("never/\($0)", live: token.live, started: started) } })
         }
-        try await waitUntil("the queries to start", seconds: 60) { started.value == 10 }
+        try await waitUntil("the queries to start") { started.value == 10 }
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }

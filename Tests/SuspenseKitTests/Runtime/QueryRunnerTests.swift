@@ -41,7 +41,7 @@ private struct Reader: Component {
                 }
             }
             // Every render waits on the one run before it may finish.
-            try await waitUntil("ten renders to wait on one run", seconds: 60) {
+            try await waitUntil("ten renders to wait on one run") {
                 cache.subscriberCount(of: "shared") == 10
             }
             query.gate.increment()
@@ -59,7 +59,7 @@ private struct Reader: Component {
             try await render(Suspense { try Reader("shared", query: query) }, as: .plain, cache: cache)
         }
         let kept = Task { try await render(Suspense { try Reader("shared", query: query) }, as: .plain, cache: cache) }
-        try await waitUntil("both renders to wait", seconds: 60) { cache.subscriberCount(of: "shared") == 2 }
+        try await waitUntil("both renders to wait") { cache.subscriberCount(of: "shared") == 2 }
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         #expect(cache.subscriberCount(of: "shared") == 1)
@@ -73,7 +73,7 @@ private struct Reader: Component {
         let cache = QueryCache()
         let query = GatedQuery()
         let task = Task { try await render(Suspense { try Reader("alone", query: query) }, cache: cache) }
-        try await waitUntil("the query to start", seconds: 60) { query.runs.value == 1 }
+        try await waitUntil("the query to start") { query.runs.value == 1 }
         task.cancel()
         _ = await task.result
         // The render waited for the query it cancelled before it returned.
@@ -128,10 +128,10 @@ private struct Reader: Component {
         resolver.evaluateRoot { page }
         var discovered = resolver.waits.takeDiscovered()
         for index in discovered.indices { _ = runner.start(&discovered[index]) }
-        try await waitUntil("both queries to start", seconds: 60) { slow.runs.value == 1 && other.runs.value == 1 }
+        try await waitUntil("both queries to start") { slow.runs.value == 1 && other.runs.value == 1 }
         let first = try #require(resolver.records.suspenses.firstIndex { $0.id.description == "0" })
         for query in resolver.stopWaiting(for: first) { runner.cancel(query) }
-        try await waitUntil("the slow query to see its cancellation", seconds: 60) { slow.cancellations.value == 1 }
+        try await waitUntil("the slow query to see its cancellation") { slow.cancellations.value == 1 }
         #expect(cache.subscriberCount(of: "other") == 1)
         #expect(resolver.waits.activeWaiters == 1)
         other.gate.increment()

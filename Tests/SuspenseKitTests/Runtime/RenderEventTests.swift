@@ -229,9 +229,9 @@ private func nonDecreasing(_ times: [Duration]) -> Bool {
             var body: some Component { Text(value) }
         }
         async let first = events(Suspense { try Gated(runs: runs, gate: gate) }, cache: cache)
-        try await waitUntil("the first render to start the query", seconds: 60) { runs.value == 1 }
+        try await waitUntil("the first render to start the query") { runs.value == 1 }
         async let second = events(Suspense { try Gated(runs: runs, gate: gate) }, cache: cache)
-        try await waitUntil("the second render to join", seconds: 60) { cache.subscriberCount(of: "shared") == 2 }
+        try await waitUntil("the second render to join") { cache.subscriberCount(of: "shared") == 2 }
         gate.increment()
         let (firstLines, secondLines) = try await (first, second)
         #expect(firstLines.contains("started shared by first pass"))

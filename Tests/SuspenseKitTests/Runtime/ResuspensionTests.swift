@@ -162,7 +162,7 @@ import Testing
             Suspense { try Loaded("forever") }
         }
         let task = Task { try await render(page, cache: cache) }
-        try await waitUntil("the query to start", seconds: 60) { started.value == 1 }
+        try await waitUntil("the query to start") { started.value == 1 }
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }

@@ -42,12 +42,13 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
     var description: String { "deadline exceeded waiting for \(what)" }
 }
 
-/// Waits until `condition` holds, polling; fails instead of hanging after `seconds` (a minute by
-/// default: the suite runs its tests in parallel on two cores, and long renders of other tests can
-/// hold both of the cooperative pool's threads for seconds).
+/// Waits until `condition` holds, polling; fails instead of hanging after `seconds` (150 by
+/// default, within the suites' three-minute limit: the suite runs its tests in parallel on two
+/// cores, and under a sanitizer on a slower machine the long renders of other tests have held
+/// both of the cooperative pool's threads for over a minute).
 func waitUntil(
     _ what: String,
-    seconds: Double = 60,
+    seconds: Double = 150,
     _ condition: @Sendable () -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))

@@ -72,11 +72,10 @@ public final class _Resolver {
     @exclusivity(unchecked) var promiseTypes = PromiseTypes()
     /// The last tag checked; see ``TagCheck``.
     @exclusivity(unchecked) private var tagCheck = TagCheck()
-    /// Whether components get a node of their own (`RenderMode.componentNodes`); they do, too,
-    /// inside a void element's content (`voidContentDepth` > 0), so that what counts as a child
+    /// Whether components get a node of their own (`RenderMode.componentNodes`). A void
+    /// element's content turns it on while it is evaluated, so that what counts as a child
     /// there, and the error's message, are the same in every format.
     @exclusivity(unchecked) var componentNodes = true
-    @exclusivity(unchecked) private var voidContentDepth = 0
 
     static let root: SuspenseIndex = 0
 
@@ -264,7 +263,7 @@ public final class _Resolver {
             throw error
         }
         let parent = context.parent
-        if componentNodes || voidContentDepth > 0 {
+        if componentNodes {
             context.parent = nodes.appendComponent(name: nameIndex, to: parent)
         }
         collector?.componentMade(name)
@@ -365,8 +364,9 @@ public final class _Resolver {
     /// resolves. Out of line, so that other elements pay for nothing but the test of `isVoid`.
     @inline(never)
     private func resolveVoidContent(_ tag: String, _ node: NodeArena.ID, _ content: (_Resolver) throws -> Void) throws {
-        voidContentDepth += 1
-        defer { voidContentDepth -= 1 }
+        let saved = componentNodes
+        componentNodes = true
+        defer { componentNodes = saved }
         try content(self)
         if nodes.records[Int(node)].first >= 0 {
             throw located(nodes.voidElementError(tag, childrenOf: node), at: context.path)

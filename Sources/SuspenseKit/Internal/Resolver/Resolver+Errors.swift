@@ -53,10 +53,16 @@ extension _Resolver {
         names(of: path) + [name]
     }
 
-    /// The path of a slot's component, for its errors: its place's names, and the component's
-    /// name where it ends error paths. Errors need names only: making them adds no link.
+    /// The path of a component at `path`, for its errors: the place's names, and `component`
+    /// after them when it `ends` error paths (a child made in place; a body's own component is
+    /// on its path already). Errors need names only: making them adds no link.
+    func errorPath(at path: ComponentPath, component: String, ends: Bool) -> [String] {
+        ends ? names(of: path, appending: component) : names(of: path)
+    }
+
+    /// `errorPath(at:component:ends:)` of a slot's component.
     func errorPath(of slot: SlotRecord) -> [String] {
-        slot.pathAddsComponent ? names(of: slot.context.path, appending: slot.component) : names(of: slot.context.path)
+        errorPath(at: slot.context.path, component: slot.component, ends: slot.pathAddsComponent)
     }
 
     /// The error a component threw, without the path it travels with.

@@ -11,8 +11,7 @@ extension _Resolver {
             try suspend(promise, component: named.name, pathAddsComponent: named.isShownInPaths, thunk: rerun)
             return
         }
-        let path = named.isShownInPaths ? names(of: context.path, appending: named.name) : names(of: context.path)
-        throw located(error, at: path)
+        throw located(error, at: errorPath(at: context.path, component: named.name, ends: named.isShownInPaths))
     }
 
     /// A component's body threw: a promise suspends the component in a slot that `rerun`
@@ -35,10 +34,7 @@ extension _Resolver {
         pathAddsComponent: Bool,
         thunk: any _SlotThunk
     ) throws {
-        let errorPath = {
-            let names = self.names(of: self.context.path)
-            return pathAddsComponent ? names + [component] : names
-        }
+        let errorPath = { self.errorPath(at: self.context.path, component: component, ends: pathAddsComponent) }
         let target = try deliveryTarget(of: promise, from: context.suspense, component: component, errorPath: errorPath)
         let (query, label) = identify(promise)
         let node = nodes.makeFragment()

@@ -14,7 +14,8 @@
 //     SuspenseBench --in-order [--runs N] [--boundaries 10,100,…]   (BenchmarkTrees/InOrderBench.swift)
 //
 // Peak memory is measured in a fresh subprocess per subject (this executable with
-// `--memory-child`), from /proc/self/status VmHWM after resetting it through /proc/self/clear_refs.
+// `--memory-child suspensekit|baseline|plot|suspending|immediate-floor N`), from /proc/self/status
+// VmHWM after resetting it through /proc/self/clear_refs.
 import BenchmarkTrees
 import Foundation
 import SuspenseKit
@@ -142,6 +143,7 @@ func memoryChild(subject: String, items: Int) async throws {
     case "baseline": output = Baseline.html(count: items)
     case "plot": output = PlotTrees.html(count: items)
     case "suspending": output = try await Workloads.suspendingItems(count: items)
+    case "immediate-floor": output = await RuntimeFloor.html(count: items, waiting: .none)
     default: fatalError("unknown subject \(subject)")
     }
     let peak = statusField("VmHWM")
@@ -451,6 +453,15 @@ struct SuspenseBench {
                 "\(formatMB(suspendingBaseline.peak)) = "
                     + "\(formatRatio(Double(suspendingBaseline.peak) / Double(suspendingBaseline.output))) output",
                 formatRatio(Double(suspending.peak) / Double(suspendingBaseline.peak)), "≤ 8× output", "—"
+            )
+            // Its floor, with no library: a bare immediate task per item, every text kept until the
+            // page is written by the baseline (which writes it twice: a buffer, then the string).
+            let suspendingFloor = try measureMemory(subject: "immediate-floor", items: n)
+            row(
+                "5. benchmark 2's runtime floor (bare immediate tasks, every text kept): peak memory",
+                "\(formatMB(suspendingFloor.peak)) = "
+                    + "\(formatRatio(Double(suspendingFloor.peak) / Double(suspendingFloor.output))) output",
+                "—", formatRatio(Double(suspending.peak) / Double(suspendingFloor.peak)) + " of it", "—", "—"
             )
         }
 

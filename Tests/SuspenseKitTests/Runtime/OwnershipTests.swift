@@ -180,7 +180,7 @@ private struct FallbackText: Component {
     var body: some Component { Text("…") }
 }
 
-/// A minute each at most: `TestClock.waitForSleepers` returns when the time limit cancels it.
+/// Three minutes each at most: `TestClock.waitForSleepers` returns when the time limit cancels it.
 @Suite(.timeLimit(.minutes(3)))
 struct OwnershipTests {
     @Test func nothingARenderCapturedOutlivesIt() async throws {

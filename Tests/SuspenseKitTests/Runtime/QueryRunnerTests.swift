@@ -12,7 +12,7 @@ private final class GatedQuery: Sendable {
     @Sendable func run() async throws -> String {
         runs.increment()
         do {
-            // A gate the test never opens fails the query after a minute instead of hanging.
+            // A gate the test never opens fails the query after `waitUntil`'s limit instead of hanging.
             try await waitUntil("the gate to open") { gate.value > 0 }
         } catch is CancellationError {
             cancellations.increment()

@@ -15,7 +15,7 @@ final class Gates: Sendable {
     func value(_ key: String, fails: Bool = false) async throws -> String {
         runs.increment()
         do {
-            // A gate the test never opens fails the query after a minute instead of hanging.
+            // A gate the test never opens fails the query after `waitUntil`'s limit instead of hanging.
             try await waitUntil("the gate of \(key) to open") { isOpen(key) }
         } catch is CancellationError {
             cancellations.increment()

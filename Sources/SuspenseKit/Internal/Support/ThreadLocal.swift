@@ -30,7 +30,7 @@ struct UnretainedThreadLocal<Object: AnyObject>: @unchecked Sendable {
 
     /// Sets this thread's object; the caller keeps it alive while it is set.
     func set(_ object: Object?) {
-        pthread_setspecific(key, object.map { Unmanaged.passUnretained($0).toOpaque() })
+        set(object.map { Unmanaged.passUnretained($0) })
     }
 
     /// Sets this thread's object as `unmanaged` (read before), without a retain.

@@ -70,6 +70,30 @@ import Testing
         }
     }
 
+    @Test func rowsOfTwoTagsKeepEachTagsFactsAndANewTagIsStillChecked() async throws {
+        // The resolver remembers the last two tags it checked, so rows of `<p>` and `<br>`
+        // check each once: each keeps its own voidness, and a tag new to them is checked.
+        let rows = ForEach(0..<3) { index in
+            Element("p") {
+                Text("\(index)")
+                Element("br") {}
+            }
+        }
+        #expect(try await html(rows) == "<p>0<br></p><p>1<br></p><p>2<br></p>")
+        let invalid = try await renderError(
+            Group {
+                rows
+                Element("p>") {}
+            })
+        #expect((invalid.underlying as? InvalidMarkupError)?.message.hasPrefix("invalid tag name \"p>\"") == true)
+        let filledVoid = try await renderError(
+            Group {
+                rows
+                Element("br") { Text("x") }
+            })
+        #expect((filledVoid.underlying as? InvalidMarkupError)?.message.contains("<br>") == true)
+    }
+
     @Test(arguments: ["", "on click", "a\"b", "x>y", "a=b", "x/", "c\u{0}d", "'q'"])
     func invalidAttributeNamesAreAClearError(name: String) async throws {
         let error = try await renderError(Element("div", attributes: [Attribute(name, "v")]) {})

@@ -70,8 +70,9 @@ public final class _Resolver {
     @exclusivity(unchecked) var naming = TypeNaming()
     /// Recognizes thrown promises without an existential cast.
     @exclusivity(unchecked) var promiseTypes = PromiseTypes()
-    /// The last tag checked; see ``TagCheck``.
+    /// The last two tags checked; see ``TagCheck``.
     @exclusivity(unchecked) private var tagCheck = TagCheck()
+    @exclusivity(unchecked) private var previousTagCheck = TagCheck()
     /// Whether components get a node of their own (`RenderMode.componentNodes`). A void
     /// element's content turns it on while it is evaluated, so that what counts as a child
     /// there, and the error's message, are the same in every format.
@@ -328,12 +329,17 @@ public final class _Resolver {
         // A name HTML cannot carry, or an attribute given twice, is an error at the element,
         // routed to its ErrorBoundary, rather than a render that fails only when HTML is asked for.
         if tag != tagCheck.tag {
-            do {
-                try HTMLNames.checkTag(tag)
-            } catch {
-                throw located(error, at: context.path)
+            if tag == previousTagCheck.tag {
+                swap(&tagCheck, &previousTagCheck)
+            } else {
+                do {
+                    try HTMLNames.checkTag(tag)
+                } catch {
+                    throw located(error, at: context.path)
+                }
+                previousTagCheck = tagCheck
+                tagCheck = TagCheck(tag: tag, isVoid: HTMLNames.isVoid(tag), name: nodes.names.index(of: tag))
             }
-            tagCheck = TagCheck(tag: tag, isVoid: HTMLNames.isVoid(tag), name: nodes.names.index(of: tag))
         }
         if !attributes.isEmpty {
             do {

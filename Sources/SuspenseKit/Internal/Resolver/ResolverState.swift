@@ -81,8 +81,8 @@ struct FailureState {
     var uncaught: RenderError?
 }
 
-/// The last tag whose name was checked, so that a list of one tag checks it once: whether it is
-/// void, and its index in the arena's names.
+/// A tag whose name was checked, so that a list of one tag, or of rows of two (`<tr>` and `<td>`,
+/// `<li>` and `<a>`), checks each once: whether it is void, and its index in the arena's names.
 struct TagCheck {
     var tag: String?
     var isVoid = false

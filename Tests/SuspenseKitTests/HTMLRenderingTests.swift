@@ -70,28 +70,45 @@ import Testing
         }
     }
 
-    @Test func rowsOfTwoTagsKeepEachTagsFactsAndANewTagIsStillChecked() async throws {
-        // The resolver remembers the last two tags it checked, so rows of `<p>` and `<br>`
-        // check each once: each keeps its own voidness, and a tag new to them is checked.
-        let rows = ForEach(0..<3) { index in
+    @Test func rowsOfTwoOrThreeTagsKeepEachTagsFactsAndANewTagIsStillChecked() async throws {
+        // The resolver remembers the last three tags it checked, so rows of `<p>` and `<br>`, or
+        // of `<li>`, `<img>` and `<span>`, check each once: each keeps its own voidness, and a
+        // tag new to them is checked.
+        let twoTags = ForEach(0..<3) { index in
             Element("p") {
                 Text("\(index)")
                 Element("br") {}
             }
         }
-        #expect(try await html(rows) == "<p>0<br></p><p>1<br></p><p>2<br></p>")
+        #expect(try await html(twoTags) == "<p>0<br></p><p>1<br></p><p>2<br></p>")
+        let threeTags = ForEach(0..<3) { index in
+            Element("li") {
+                Element("img") {}
+                Element("span") { Text("\(index)") }
+            }
+        }
+        #expect(
+            try await html(threeTags)
+                == "<li><img><span>0</span></li><li><img><span>1</span></li><li><img><span>2</span></li>")
         let invalid = try await renderError(
             Group {
-                rows
+                twoTags
+                threeTags
                 Element("p>") {}
             })
         #expect((invalid.underlying as? InvalidMarkupError)?.message.hasPrefix("invalid tag name \"p>\"") == true)
         let filledVoid = try await renderError(
             Group {
-                rows
+                threeTags
+                Element("img") { Text("x") }
+            })
+        #expect((filledVoid.underlying as? InvalidMarkupError)?.message.contains("<img>") == true)
+        let filledBr = try await renderError(
+            Group {
+                twoTags
                 Element("br") { Text("x") }
             })
-        #expect((filledVoid.underlying as? InvalidMarkupError)?.message.contains("<br>") == true)
+        #expect((filledBr.underlying as? InvalidMarkupError)?.message.contains("<br>") == true)
     }
 
     @Test(arguments: ["", "on click", "a\"b", "x>y", "a=b", "x/", "c\u{0}d", "'q'"])

@@ -22,6 +22,25 @@ public struct StaticList: Component {
     }
 }
 
+/// A static list whose rows nest three tags (`<li>`, `<a>`, `<span>`), as a list of links does:
+/// for `--profile links`, which shows what an element costs when the tag before it differs.
+public struct LinkList: Component {
+    public let count: Int
+    public init(count: Int) { self.count = count }
+
+    public var body: some Component {
+        Element("ul") {
+            ForEach(0..<count) { index in
+                Element("li") {
+                    Element("a", attributes: ["href": "/items/\(index)"]) {
+                        Element("span") { Text(itemText(index)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Benchmark 2: the same tree, but every item is its own component that suspends on its own key
 /// with a query that resolves at once, all inside one `Suspense`.
 public struct SuspendingList: Component {

@@ -7,6 +7,11 @@ public enum Workloads {
         try await render(StaticList(count: count), as: format)
     }
 
+    /// A static list of links, three tags a row (`--profile links`).
+    public static func links(count: Int) async throws -> String {
+        try await render(LinkList(count: count), as: .html)
+    }
+
     /// Benchmark 10: the static tree rendered on the caller's actor (the main actor, for a
     /// command-line tool's top-level code), where `staticTree` renders on none.
     public static func staticTreeHere(

@@ -194,6 +194,7 @@ func profileOnce(_ workload: String, items: Int, printing: Bool = false) async t
     case "static-html": output = try await Workloads.staticTree(count: items, as: .html)
     case "static-tree": output = try await Workloads.staticTree(count: items, as: .tree)
     case "static-plain": output = try await Workloads.staticTree(count: items, as: .plain)
+    case "links": output = try await Workloads.links(count: items)
     case "suspending": output = try await Workloads.suspendingItems(count: items)
     case "shared": output = try await Workloads.sharedKey(count: items).output
     case "page": output = try await Workloads.page(count: items)

@@ -70,9 +70,8 @@ public final class _Resolver {
     @exclusivity(unchecked) var naming = TypeNaming()
     /// Recognizes thrown promises without an existential cast.
     @exclusivity(unchecked) var promiseTypes = PromiseTypes()
-    /// The last two tags checked; see ``TagCheck``.
-    @exclusivity(unchecked) private var tagCheck = TagCheck()
-    @exclusivity(unchecked) private var previousTagCheck = TagCheck()
+    /// The last tags checked; see ``RecentTags``.
+    @exclusivity(unchecked) private var recentTags = RecentTags()
     /// Whether components get a node of their own (`RenderMode.componentNodes`). A void
     /// element's content turns it on while it is evaluated, so that what counts as a child
     /// there, and the error's message, are the same in every format.
@@ -328,18 +327,13 @@ public final class _Resolver {
         try checkDepth(context.depth + 1, "<\(tag)>")
         // A name HTML cannot carry, or an attribute given twice, is an error at the element,
         // routed to its ErrorBoundary, rather than a render that fails only when HTML is asked for.
-        if tag != tagCheck.tag {
-            if tag == previousTagCheck.tag {
-                swap(&tagCheck, &previousTagCheck)
-            } else {
-                do {
-                    try HTMLNames.checkTag(tag)
-                } catch {
-                    throw located(error, at: context.path)
-                }
-                previousTagCheck = tagCheck
-                tagCheck = TagCheck(tag: tag, isVoid: HTMLNames.isVoid(tag), name: nodes.names.index(of: tag))
+        if !recentTags.moveToFront(tag) {
+            do {
+                try HTMLNames.checkTag(tag)
+            } catch {
+                throw located(error, at: context.path)
             }
+            recentTags.add(TagCheck(tag: tag, isVoid: HTMLNames.isVoid(tag), name: nodes.names.index(of: tag)))
         }
         if !attributes.isEmpty {
             do {
@@ -348,7 +342,7 @@ public final class _Resolver {
                 throw located(error, at: context.path)
             }
         }
-        let node = nodes.appendElement(name: tagCheck.name, attributes: attributes, to: context.parent)
+        let node = nodes.appendElement(name: recentTags.last.name, attributes: attributes, to: context.parent)
         let saved = context.parent
         let savedDepth = context.depth
         context.parent = node
@@ -357,7 +351,7 @@ public final class _Resolver {
             context.parent = saved
             context.depth = savedDepth
         }
-        if tagCheck.isVoid {  // this tag's, since nothing else was checked since
+        if recentTags.last.isVoid {  // this tag's, since nothing else was checked since
             try resolveVoidContent(tag, node, content)
         } else {
             try content(self)

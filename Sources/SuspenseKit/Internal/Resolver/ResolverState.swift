@@ -81,10 +81,39 @@ struct FailureState {
     var uncaught: RenderError?
 }
 
-/// A tag whose name was checked, so that a list of one tag, or of rows of two (`<tr>` and `<td>`,
-/// `<li>` and `<a>`), checks each once: whether it is void, and its index in the arena's names.
+/// A tag whose name was checked: whether it is void, and its index in the arena's names.
 struct TagCheck {
     var tag: String?
     var isVoid = false
     var name: Int32 = 0
+}
+
+/// The last three tags checked, the last first, so that a list of one tag, or of rows of two or
+/// three (`<tr>` and `<td>`; `<li>`, `<a>` and `<span>`), checks each tag once.
+struct RecentTags {
+    private(set) var last = TagCheck()
+    private var previous = TagCheck()
+    private var older = TagCheck()
+
+    /// Makes `tag` the last one, the others keeping their order; false when it is none of them.
+    @inline(__always)
+    mutating func moveToFront(_ tag: String) -> Bool {
+        if tag == last.tag { return true }
+        if tag == previous.tag {
+            swap(&last, &previous)
+        } else if tag == older.tag {
+            swap(&last, &older)
+            swap(&previous, &older)
+        } else {
+            return false
+        }
+        return true
+    }
+
+    /// Makes `check` the last one; the oldest is forgotten.
+    mutating func add(_ check: TagCheck) {
+        swap(&previous, &older)
+        swap(&last, &previous)
+        last = check
+    }
 }
